@@ -1,0 +1,5 @@
+"""`python -m crdtool`."""
+
+from crdtool.cli import main
+
+main()

@@ -1,0 +1,6 @@
+"""Reading inputs: files, folders and stdin into documents that remember where each node was."""
+
+from crdtool.load.document import Document, InputError
+from crdtool.load.sources import load_inputs, read_source
+
+__all__ = ["Document", "InputError", "load_inputs", "read_source"]

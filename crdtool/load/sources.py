@@ -1,0 +1,112 @@
+"""Inputs as users name them: files, folders (recursively), `-` for stdin."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Iterator
+
+from crdtool.load.document import Document, InputError
+from crdtool.load.yamlreader import YAMLInputError, node_locator, read_json, read_yaml_stream
+
+EXTENSIONS = (".yaml", ".yml", ".json")
+MAX_INPUT_BYTES = 256 * 1024 * 1024
+
+
+def expand_paths(paths: Iterable[str]) -> Iterator[str]:
+    """Files as given, folders walked recursively for *.yaml, *.yml and *.json in name order."""
+    for path in paths:
+        if path == "-":
+            yield path
+        elif os.path.isdir(path):
+            found = []
+            for folder, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                found.extend(os.path.join(folder, f) for f in files if f.endswith(EXTENSIONS))
+            yield from sorted(found)
+        elif os.path.exists(path):
+            yield path
+        else:
+            raise InputError(path, "no such file or directory")
+
+
+def _read_text(path: str) -> str:
+    try:
+        if path == "-":
+            raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(path, "rb") as f:
+                raw = f.read(MAX_INPUT_BYTES + 1)
+    except OSError as err:
+        raise InputError(path, err.strerror or str(err)) from None
+    if len(raw) > MAX_INPUT_BYTES:
+        raise InputError(path, f"input larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", 0, err.start) + 1
+        column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
+        raise InputError(path, f"not valid UTF-8 (byte 0x{raw[err.start]:02x}); YAML and JSON inputs must be UTF-8",
+                         line, column) from None
+
+
+def read_source(path: str, text: str | None = None) -> list[Document]:
+    """The documents of one input; `kind: List` items become documents of their own.
+
+    Empty documents are skipped, as kubectl skips them.
+    """
+    if text is None:
+        text = _read_text(path)
+    display = "<stdin>" if path == "-" else path
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        try:
+            data = read_json(text)
+        except ValueError:
+            pass
+        else:
+            return _expand(Document(display, 0, data, text, _lazy_locator(text)))
+    try:
+        stream = read_yaml_stream(text)
+    except YAMLInputError as err:
+        raise InputError(display, err.message, err.line, err.column) from None
+    docs: list[Document] = []
+    for index, (data, node, duplicates) in enumerate(stream):
+        if data is None:
+            continue
+        docs.extend(_expand(Document(display, index, data, text, node_locator(node), duplicate_keys=duplicates)))
+    return docs
+
+
+def _lazy_locator(text: str):
+    """Positions for a JSON document, computed only if a finding needs one."""
+    cache: dict[str, object] = {}
+
+    def locate(segments: tuple) -> tuple[int, int] | None:
+        if "f" not in cache:
+            try:
+                nodes = read_yaml_stream(text)
+                cache["f"] = node_locator(nodes[0][1] if nodes else None)
+            except YAMLInputError:
+                cache["f"] = lambda _segments: None
+        return cache["f"](segments)  # type: ignore[operator]
+
+    return locate
+
+
+def _expand(doc: Document) -> list[Document]:
+    data = doc.data
+    if isinstance(data, dict) and data.get("kind") == "List" and isinstance(data.get("items"), list):
+        return [Document(doc.source, doc.index, item, doc.text, doc.locator, i, doc.duplicate_keys)
+                for i, item in enumerate(data["items"])]
+    return [doc]
+
+
+def load_inputs(paths: Iterable[str]) -> list[Document]:
+    """Every document of every input, in order; InputError on the first unreadable one."""
+    docs: list[Document] = []
+    for path in expand_paths(paths):
+        docs.extend(read_source(path))
+    return docs

@@ -1,0 +1,285 @@
+"""A fast YAML reader that keeps positions: libyaml (PyYAML's C parser) composes nodes,
+and a small iterative constructor turns them into JSON-like values with go-yaml's typing.
+
+ruamel.yaml is kept for round-trip rewriting (`--write`); reading through libyaml is
+an order of magnitude faster on large CRDs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import yaml
+from yaml._yaml import CParser
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from crdtool.load.gotyping import MERGE, json_number, key_string, resolve_plain, resolve_tagged
+
+MAX_DEPTH = 10000
+_PLAIN = "!plain"
+_STR = "tag:yaml.org,2002:str"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+_COMPACT_RUN = re.compile(r"[-?][ \t]+[-?][ \t]+[-?][ \t]+[-?]")
+_DOC_SEPARATOR = re.compile(r"^---", re.M)
+
+
+class YAMLInputError(Exception):
+    """A document that cannot be read; line and column are 1-based within the file."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+class _Composer(CParser):
+    """libyaml's composer with go-yaml's resolution: untagged plain scalars are typed later."""
+
+    def descend_resolver(self, parent: Any, index: Any) -> None:
+        """Path-based resolvers are not used."""
+
+    def ascend_resolver(self) -> None:
+        """Path-based resolvers are not used."""
+
+    def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
+        """Untagged plain scalars get a marker tag; their type is decided by go-yaml's rules later."""
+        if kind is ScalarNode:
+            return _PLAIN if implicit[0] else _STR
+        return _SEQ if kind is SequenceNode else _MAP
+
+
+def _check_depth_cheaply(text: str) -> None:
+    """Reject nesting deeper than MAX_DEPTH before libyaml's recursive composer sees it.
+
+    libyaml composes recursively (deep input crashes the process); a cheap bound on
+    the possible depth clears ordinary files, and only suspicious ones get parsed
+    event by event.
+    """
+    flow = text.count("[") + text.count("{")
+    if flow < MAX_DEPTH // 3 and ("\n" + " " * (MAX_DEPTH // 3)) not in text and not _COMPACT_RUN.search(text):
+        return
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                mark = event.start_mark
+                raise YAMLInputError(f"nesting deeper than {MAX_DEPTH} levels", mark.line + 1, mark.column + 1)
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+
+
+def _syntax_error(err: yaml.YAMLError) -> YAMLInputError:
+    mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
+    problem = getattr(err, "problem", None) or str(err)
+    context = getattr(err, "context", None)
+    message = f"YAML syntax error: {problem}" + (f" ({context})" if context else "")
+    if mark is None:
+        return YAMLInputError(message)
+    return YAMLInputError(message, mark.line + 1, mark.column + 1)
+
+
+def compose_documents(text: str) -> list[Node | None]:
+    """The root node of every document in a YAML stream."""
+    _check_depth_cheaply(text)
+    parser = _Composer(text)
+    nodes: list[Node | None] = []
+    try:
+        while parser.check_node():
+            nodes.append(parser.get_node())
+    except yaml.YAMLError as err:
+        raise _syntax_error(err) from None
+    finally:
+        parser.dispose()
+    return nodes
+
+
+class _AliasBudget:
+    """go-yaml's guard against alias bombs: too many values decoded through aliases."""
+
+    def __init__(self) -> None:
+        self.decoded = 0
+        self.aliased = 0
+
+    def check(self, node: Node) -> None:
+        if self.aliased > 100 and self.decoded > 1000:
+            low, high = 400_000, 4_000_000
+            if self.decoded <= low:
+                allowed = 0.99
+            elif self.decoded >= high:
+                allowed = 0.10
+            else:
+                allowed = 0.99 - 0.89 * (self.decoded - low) / (high - low)
+            if self.aliased / self.decoded > allowed:
+                mark = node.start_mark
+                raise YAMLInputError("document contains excessive aliasing (a YAML alias bomb?)",
+                                     mark.line + 1, mark.column + 1)
+
+
+def _scalar(node: ScalarNode) -> Any:
+    if node.tag == _PLAIN:
+        return resolve_plain(node.value)
+    if node.tag == _STR:
+        return node.value
+    return resolve_tagged(node.tag, node.value)
+
+
+def construct(root: Node, duplicates: list[tuple[int, str]], line_offset: int = 0) -> Any:
+    """The JSON-like value of a node tree, built without recursion.
+
+    Aliased nodes are expanded into fresh values (objects are later mutated by pruning
+    and defaulting) under go-yaml's alias budget. Duplicate keys keep the last value,
+    as go-yaml does, and are recorded as (document line, key) for strict decoding.
+    """
+    budget = _AliasBudget()
+    seen_ids: set[int] = set()
+    result: list[Any] = [None]
+    # stack of (node, container, slot, depth); slot is an index or key in container
+    stack: list[tuple[Node, Any, Any, int]] = [(root, result, 0, 0)]
+    while stack:
+        node, container, slot, depth = stack.pop()
+        budget.decoded += 1
+        node_id = id(node)
+        if node_id in seen_ids:
+            budget.aliased += 1
+            budget.check(node)
+        else:
+            seen_ids.add(node_id)
+        if depth > MAX_DEPTH:
+            raise YAMLInputError(f"nesting deeper than {MAX_DEPTH} levels", node.start_mark.line + 1,
+                                 node.start_mark.column + 1)
+        if isinstance(node, ScalarNode):
+            value = _scalar(node)
+            container[slot] = None if value is MERGE else value
+        elif isinstance(node, SequenceNode):
+            items: list[Any] = [None] * len(node.value)
+            container[slot] = items
+            for i in range(len(items) - 1, -1, -1):
+                stack.append((node.value[i], items, i, depth + 1))
+        else:
+            mapping: dict[str, Any] = {}
+            container[slot] = mapping
+            pending: list[tuple[Node, Any, Any, int]] = []
+            for key_node, value_node in _merged_pairs(node):
+                if isinstance(key_node, ScalarNode):
+                    key = key_string(_scalar(key_node))
+                else:
+                    key = None
+                if key is None:
+                    mark = key_node.start_mark
+                    raise YAMLInputError("a mapping key must be a string, number or boolean",
+                                         mark.line + 1, mark.column + 1)
+                if key in mapping:
+                    duplicates.append((key_node.start_mark.line + 1 - line_offset, key))
+                mapping[key] = None
+                pending.append((value_node, mapping, key, depth + 1))
+            stack.extend(reversed(pending))
+    return result[0]
+
+
+def _merged_pairs(node: MappingNode) -> list[tuple[Node, Node]]:
+    """The pairs of a mapping with YAML merge keys (`<<: *base`) expanded; explicit keys win."""
+    pairs = node.value
+    if not any(isinstance(k, ScalarNode) and k.tag == _PLAIN and k.value == "<<" for k, _ in pairs):
+        return pairs
+    own = [(k, v) for k, v in pairs if not (isinstance(k, ScalarNode) and k.tag == _PLAIN and k.value == "<<")]
+    own_keys = {k.value for k, _ in own if isinstance(k, ScalarNode)}
+    merged: list[tuple[Node, Node]] = []
+    for k, v in pairs:
+        if not (isinstance(k, ScalarNode) and k.tag == _PLAIN and k.value == "<<"):
+            continue
+        sources = v.value if isinstance(v, SequenceNode) else [v]
+        for src in sources:
+            if not isinstance(src, MappingNode):
+                mark = src.start_mark
+                raise YAMLInputError("map merge requires map or sequence of maps as the value",
+                                     mark.line + 1, mark.column + 1)
+            for mk, mv in _merged_pairs(src):
+                if isinstance(mk, ScalarNode) and mk.value not in own_keys:
+                    own_keys.add(mk.value)
+                    merged.append((mk, mv))
+    return merged + own
+
+
+def node_locator(root: Node | None) -> Callable[[tuple], tuple[int, int] | None]:
+    """A function from JSON path segments to the 1-based (line, column) of the node there.
+
+    A mapping entry is located at its key; a path that leaves the document stops at the
+    nearest existing ancestor.
+    """
+
+    def locate(segments: tuple) -> tuple[int, int] | None:
+        if root is None:
+            return None
+        node = root
+        mark = node.start_mark
+        for seg in segments:
+            if isinstance(node, MappingNode):
+                found = None
+                for k, v in _merged_pairs(node):
+                    if isinstance(k, ScalarNode) and key_string(_scalar(k)) == seg:
+                        found = (k, v)
+                if found is None:
+                    break
+                mark = found[0].start_mark
+                node = found[1]
+            elif isinstance(node, SequenceNode) and isinstance(seg, int) and 0 <= seg < len(node.value):
+                node = node.value[seg]
+                mark = node.start_mark
+            else:
+                break
+        return mark.line + 1, mark.column + 1
+
+    return locate
+
+
+def document_start_lines(text: str) -> list[int]:
+    """0-based line numbers just after each `---` separator (where a document's own lines begin)."""
+    starts = [0]
+    for m in _DOC_SEPARATOR.finditer(text):
+        starts.append(text.count("\n", 0, m.start()) + 1)
+    return starts
+
+
+def read_yaml_stream(text: str) -> list[tuple[Any, Node | None, list[tuple[int, str]]]]:
+    """Every document of a stream: (value, root node, duplicate keys)."""
+    nodes = compose_documents(text)
+    starts = document_start_lines(text) if any(n is not None for n in nodes[1:]) else [0]
+    out = []
+    for node in nodes:
+        duplicates: list[tuple[int, str]] = []
+        if node is None:
+            out.append((None, None, duplicates))
+            continue
+        line = node.start_mark.line
+        offset = max((s for s in starts if s <= line), default=0)
+        value = construct(node, duplicates, offset)
+        out.append((value, node, duplicates))
+    return out
+
+
+def _json_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _JSONDuplicate(k)
+        out[k] = v
+    return out
+
+
+class _JSONDuplicate(Exception):
+    pass
+
+
+def read_json(text: str) -> Any:
+    """A JSON document with the apiserver's numbers; raises ValueError if it is not plain JSON."""
+    try:
+        return json.loads(text, parse_float=lambda s: json_number(float(s)), parse_int=lambda s: json_number(int(s)),
+                          object_pairs_hook=_json_pairs)
+    except (_JSONDuplicate, RecursionError) as err:
+        raise ValueError(str(err)) from None

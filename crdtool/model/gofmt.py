@@ -1,0 +1,157 @@
+"""Go's renderings of values, as the apiserver's messages contain them.
+
+The apiserver builds its texts with Go's fmt and encoding/json; these functions give
+the same characters from Python values: `%q` (strconv.Quote), `%v` of numbers and
+booleans, and json.Marshal (sorted map keys, HTML-safe escapes, Go's float format).
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from typing import Any
+
+_SIMPLE_ESCAPES = {"\a": r"\a", "\b": r"\b", "\f": r"\f", "\n": r"\n", "\r": r"\r", "\t": r"\t", "\v": r"\v",
+                   "\\": "\\\\", '"': '\\"'}
+_PRINTABLE_CATEGORIES = ("L", "M", "N", "P", "S")
+
+
+class GoStruct(dict):
+    """A Go struct value: json.Marshal keeps its field order (plain dicts are Go maps, sorted)."""
+
+
+def _is_go_printable(ch: str) -> bool:
+    if ch == " ":
+        return True
+    return unicodedata.category(ch)[0] in _PRINTABLE_CATEGORIES
+
+
+def go_quote(s: str) -> str:
+    """strconv.Quote: a double-quoted Go string literal."""
+    out = ['"']
+    for ch in s:
+        esc = _SIMPLE_ESCAPES.get(ch)
+        if esc is not None:
+            out.append(esc)
+        elif ord(ch) < 0x80 and 0x20 <= ord(ch) < 0x7F:
+            out.append(ch)
+        elif 0xDC80 <= ord(ch) <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
+            out.append("\\x%02x" % (ord(ch) - 0xDC00))
+        elif _is_go_printable(ch):
+            out.append(ch)
+        elif ord(ch) < 0x80:
+            out.append("\\x%02x" % ord(ch))
+        elif ord(ch) < 0x10000:
+            out.append("\\u%04x" % ord(ch))
+        else:
+            out.append("\\U%08x" % ord(ch))
+    out.append('"')
+    return "".join(out)
+
+
+def _exp_suffix(exp: int) -> str:
+    sign = "-" if exp < 0 else "+"
+    return "e%s%02d" % (sign, abs(exp))
+
+
+def _shortest_digits(f: float) -> tuple[str, int]:
+    """The shortest decimal digits of |f| and the decimal exponent: f = 0.DIGITS * 10**dp."""
+    mantissa, _, exp = repr(abs(f)).partition("e")
+    int_part, _, frac = mantissa.partition(".")
+    frac = frac.rstrip("0") if frac != "0" else ""
+    digits = (int_part + frac).lstrip("0")
+    dp = len(int_part) + (int(exp) if exp else 0)
+    if int_part == "0":
+        stripped = frac.lstrip("0")
+        dp = -(len(frac) - len(stripped)) + (int(exp) if exp else 0)
+        digits = stripped
+    digits = digits.rstrip("0") or "0"
+    return digits, dp
+
+
+def go_float_g(f: float) -> str:
+    """`%v` of a float64: strconv.FormatFloat(f, 'g', -1, 64)."""
+    if math.isnan(f):
+        return "NaN"
+    if math.isinf(f):
+        return "+Inf" if f > 0 else "-Inf"
+    if f == 0:
+        return "-0" if math.copysign(1, f) < 0 else "0"
+    digits, dp = _shortest_digits(f)
+    sign = "-" if f < 0 else ""
+    exp = dp - 1
+    if exp < -4 or exp >= 6:  # Go: the shortest 'g' switches to %e from exponent 6 on
+        mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        return sign + mant + _exp_suffix(exp)
+    return sign + _fixed(digits, dp)
+
+
+def _fixed(digits: str, dp: int) -> str:
+    if dp <= 0:
+        return "0." + "0" * (-dp) + digits
+    if dp >= len(digits):
+        return digits + "0" * (dp - len(digits))
+    return digits[:dp] + "." + digits[dp:]
+
+
+def go_json_float(f: float) -> str:
+    """A float64 as encoding/json writes it (ES6 number formatting)."""
+    if f == 0:
+        return "-0" if math.copysign(1, f) < 0 else "0"
+    digits, dp = _shortest_digits(f)
+    sign = "-" if f < 0 else ""
+    exp = dp - 1
+    if abs(f) < 1e-6 or abs(f) >= 1e21:
+        mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        return sign + mant + ("e-" if exp < 0 else "e+") + str(abs(exp))
+    return sign + _fixed(digits, dp)
+
+
+def go_value(v: Any) -> str:
+    """`%v` of a scalar as field errors print numbers and booleans."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return go_float_g(v)
+    return str(v)
+
+
+_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f",
+                 "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def _json_string(s: str) -> str:
+    out = ['"']
+    for ch in s:
+        esc = _JSON_ESCAPES.get(ch)
+        if esc is not None:
+            out.append(esc)
+        elif ord(ch) < 0x20:
+            out.append("\\u%04x" % ord(ch))
+        elif 0xD800 <= ord(ch) <= 0xDFFF:
+            out.append("\ufffd")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def go_json(v: Any) -> str:
+    """json.Marshal of a value: Go maps (dict) with sorted keys, GoStruct in field order."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return go_json_float(v)
+    if isinstance(v, str):
+        return _json_string(v)
+    if isinstance(v, GoStruct):
+        return "{" + ",".join(_json_string(k) + ":" + go_json(x) for k, x in v.items()) + "}"
+    if isinstance(v, dict):
+        return "{" + ",".join(_json_string(k) + ":" + go_json(v[k]) for k in sorted(v)) + "}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ",".join(go_json(x) for x in v) + "]"
+    return _json_string(str(v))

@@ -1,0 +1,58 @@
+"""Field paths rendered exactly as apimachinery's `field.Path.String()` renders them.
+
+A path is kept as structured segments so that a finding can be traced back to the
+node of the source document it is about (for line and column), while `str(path)`
+gives the apiserver's text: `spec.versions[0].schema.openAPIV3Schema.properties[spec]`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+Segment = Union[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Path:
+    """An immutable field path.
+
+    `segments` holds the JSON steps (str keys, int indices) of the document; `kinds`
+    says how each is rendered: "f" a field (`.name`), "i" an index (`[0]`), "k" a
+    map key (`[name]`). Children are cheap to make: paths share nothing mutable.
+    """
+
+    segments: tuple[Segment, ...] = ()
+    kinds: str = ""
+
+    @classmethod
+    def root(cls, *names: str) -> Path:
+        """A path of plain fields, e.g. `Path.root("spec", "versions")`."""
+        return cls(tuple(names), "f" * len(names))
+
+    def child(self, name: str, *more: str) -> Path:
+        """The field `name` (and further fields) under this path."""
+        names = (name, *more)
+        return Path(self.segments + names, self.kinds + "f" * len(names))
+
+    def index(self, i: int) -> Path:
+        """The list item `i` under this path."""
+        return Path(self.segments + (i,), self.kinds + "i")
+
+    def key(self, k: str) -> Path:
+        """The map entry `k` under this path (rendered `[k]`)."""
+        return Path(self.segments + (k,), self.kinds + "k")
+
+    def __str__(self) -> str:
+        out: list[str] = []
+        for seg, kind in zip(self.segments, self.kinds, strict=True):
+            if kind == "f":
+                if out:
+                    out.append(".")
+                out.append(str(seg))
+            else:
+                out.append(f"[{seg}]")
+        return "".join(out)
+
+    def __truediv__(self, name: str) -> Path:
+        return self.child(name)

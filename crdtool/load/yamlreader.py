@@ -64,7 +64,11 @@ def _check_depth_cheaply(text: str) -> None:
     if flow < MAX_DEPTH // 3 and ("\n" + " " * (MAX_DEPTH // 3)) not in text and not _COMPACT_RUN.search(text):
         return
     depth = 0
-    for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+    try:
+        events = list(_bounded_events(text))
+    except yaml.YAMLError as err:
+        raise _syntax_error(err) from None
+    for event in events:
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             depth += 1
             if depth > MAX_DEPTH:
@@ -72,6 +76,11 @@ def _check_depth_cheaply(text: str) -> None:
                 raise YAMLInputError(f"nesting deeper than {MAX_DEPTH} levels", mark.line + 1, mark.column + 1)
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             depth -= 1
+
+
+def _bounded_events(text: str):
+    """libyaml's events, parsed without composing (no recursion)."""
+    yield from yaml.parse(text, Loader=yaml.CSafeLoader)
 
 
 def _syntax_error(err: yaml.YAMLError) -> YAMLInputError:
@@ -259,6 +268,7 @@ def read_yaml_stream(text: str) -> list[tuple[Any, Node | None, list[tuple[int, 
         line = node.start_mark.line
         offset = max((s for s in starts if s <= line), default=0)
         value = construct(node, duplicates, offset)
+        duplicates.sort()
         out.append((value, node, duplicates))
     return out
 

@@ -1,0 +1,86 @@
+"""The `crdtool` command: a click group whose subcommands are imported only when run,
+so that `crdtool --help` stays fast and loads neither the CEL engine nor jsonschema.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import threading
+
+import click
+
+from crdtool import KUBE_VERSION, __version__
+
+#: name -> (module, one-line help). Only subcommands that exist are listed.
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "lint": ("crdtool.cli.lint", "Would kube-apiserver accept these CustomResourceDefinitions?"),
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports a subcommand's module only when that subcommand runs."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(SUBCOMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = SUBCOMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        return importlib.import_module(entry[0]).command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, SUBCOMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", message=f"crdtool %(version)s (Kubernetes {KUBE_VERSION})")
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "kubectl"]), default=None,
+              help="Output format (default: text).")
+@click.option("--no-color", is_flag=True, default=False, help="Plain text without colors (NO_COLOR works too).")
+@click.pass_context
+def cli(ctx: click.Context, output_format: str | None, no_color: bool) -> None:
+    """What kube-apiserver would do with your CustomResourceDefinitions and custom
+    resources, in its own words, without a cluster."""
+    ctx.obj = {"format": output_format, "no_color": no_color}
+
+
+def _run() -> int:
+    try:
+        cli.main(standalone_mode=False, prog_name="crdtool")
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except click.exceptions.Abort:
+        click.echo("Aborted!", err=True)
+        return 130
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 1
+    return 0
+
+
+def main() -> None:
+    """Entry point. Runs in a thread with a large stack so that deeply nested input is
+    reported, not a crash: the checks recurse along the document."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 60_000))
+    threading.stack_size(512 * 1024 * 1024)
+    outcome: list[int] = [1]
+
+    def target() -> None:
+        outcome[0] = _run()
+
+    worker = threading.Thread(target=target, name="crdtool", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.2)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    sys.stdout.flush()
+    sys.exit(outcome[0])

@@ -1,0 +1,64 @@
+"""`crdtool lint`: would kube-apiserver accept these CustomResourceDefinitions?"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from crdtool.cli.common import EXIT_FINDINGS, EXIT_OK, console, guarded, output_options, read_documents, resolve_output
+
+
+@click.command("lint")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.option("--old", "old_paths", multiple=True, type=click.Path(exists=True),
+              help="The stored CRD(s): lint as an update over them, like `kubectl apply` over an existing CRD.")
+@click.option("--field-validation", type=click.Choice(["Strict", "Warn", "Ignore"]), default="Strict",
+              show_default=True, help="How unknown and duplicate fields count, as kubectl's --validate.")
+@output_options
+def command(paths: tuple[str, ...], old_paths: tuple[str, ...], field_validation: str, output_format: str | None,
+            no_color: bool) -> None:
+    """Lint every CustomResourceDefinition in PATHS (files, folders, or - for stdin) as the
+    apiserver validates a create (or, with --old, an update). Exit 0 when all would be
+    accepted, 1 when any would be rejected, 2 on unreadable input."""
+    fmt, color = resolve_output(output_format, no_color)
+
+    def run() -> int:
+        from crdtool.engine.lint import lint
+
+        docs = read_documents(paths)
+        old_docs = read_documents(old_paths) if old_paths else None
+        results = lint(docs, old_docs)
+        for r in results:
+            r.field_validation = field_validation
+            if field_validation == "Ignore":
+                r.strict_decoding_errors = []
+        emit(results, fmt, color)
+        return EXIT_FINDINGS if any(not r.valid for r in results) else EXIT_OK
+
+    sys.exit(guarded(run))
+
+
+def emit(results, fmt: str, color: bool) -> None:
+    """Print the results in the chosen format."""
+    if fmt == "json":
+        from crdtool.report import jsonout
+
+        sys.stdout.write(jsonout.render(results))
+    elif fmt == "kubectl":
+        from crdtool.report import kubectl
+
+        for r in results:
+            if r.field_validation == "Warn":
+                r.warnings = [*r.strict_decoding_errors, *r.warnings]
+            sys.stderr.write(kubectl.warnings_text(r))
+            if r.valid:
+                sys.stdout.write(kubectl.success_text(r, "customresourcedefinition.apiextensions.k8s.io"))
+            else:
+                sys.stderr.write(kubectl.error_text(r))
+    else:
+        from crdtool.report import text
+
+        out = console(color)
+        text.render(out, results, lambda r: f"{r.document.source}: CustomResourceDefinition {r.name}")
+        text.summary(out, results, "CustomResourceDefinition")

@@ -1,0 +1,109 @@
+"""`crdtool lint`: the apiserver's answer to creating (or updating) each CustomResourceDefinition.
+
+The steps are the apiserver's: decode into the v1 types (a type mismatch is a 400
+before any validation; unknown and duplicate fields are strict-decoding findings),
+default and convert to the internal version, run the create (or update) strategy,
+validate, and build the status text from the field errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from crdtool.engine.results import Result
+from crdtool.load.document import Document
+from crdtool.model.errors import aggregate_message
+from crdtool.schema import crd_decode, crd_internal, crd_schema, crd_validation
+
+CRD_GROUP = "apiextensions.k8s.io"
+CRD_KIND = "CustomResourceDefinition"
+QUALIFIED_KIND = f"{CRD_KIND}.{CRD_GROUP}"
+
+
+def is_crd(doc: Document) -> bool:
+    """Whether a document is a CustomResourceDefinition of any apiextensions version."""
+    api_version = doc.api_version
+    return (doc.kind == CRD_KIND and isinstance(api_version, str)
+            and api_version.split("/", 1)[0] == CRD_GROUP)
+
+
+def _rule_compiler():
+    """The CEL seam: the compiler of x-kubernetes-validations rules, once crdtool.cel exists."""
+    try:
+        from crdtool.cel import rule_compiler  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return rule_compiler
+
+
+def _validate_schema(rule_compiler):
+    def validate(validation, status_enabled, opts, path):
+        return crd_schema.validate_crd_validation(validation, status_enabled, opts, path, rule_compiler=rule_compiler)
+
+    return validate
+
+
+def decode_internal(doc: Document) -> tuple[dict | None, Result]:
+    """Decode a CRD document into the internal form; the Result carries any 400 answer and strict findings."""
+    result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version,
+                    status_kind=CRD_KIND, source_path=crd_internal.internal_to_source)
+    if doc.api_version != f"{CRD_GROUP}/v1":
+        result.status = (f'no matches for kind "{CRD_KIND}" in version "{doc.api_version}"')
+        result.reason = "NotFound"
+        return None, result
+    duplicate = doc.strict_duplicate_error()
+    if duplicate:
+        result.strict_decoding_errors.append(duplicate)
+    decoded = crd_decode.decode_crd(doc.data)
+    result.strict_decoding_errors.extend(decoded.unknown_fields)
+    if decoded.error is not None or decoded.crd is None:
+        result.status = (f'{CRD_KIND} in version "v1" cannot be handled as a {CRD_KIND}: {decoded.error}')
+        result.reason = "BadRequest"
+        return None, result
+    return crd_internal.to_internal(decoded.crd), result
+
+
+def lint_document(doc: Document, old: Document | None = None) -> Result:
+    """The apiserver's answer to `kubectl create` of this CRD (or an update over `old`)."""
+    internal, result = decode_internal(doc)
+    if internal is None:
+        return result
+    validate_schema = _validate_schema(_rule_compiler())
+    if old is not None:
+        old_internal, old_result = decode_internal(old)
+        if old_internal is None:
+            raise ValueError(f"the stored CRD {old.source} cannot be decoded: {old_result.status}")
+        internal = crd_internal.prepare_for_update(internal, old_internal)
+        errors = crd_validation.validate_crd_update(internal, old_internal, validate_schema)
+    else:
+        errors = crd_validation.validate_crd(internal, validate_schema)
+    result.errors = errors
+    name = internal.get("metadata", {}).get("name") or ""
+    result.name = name
+    if errors:
+        result.status = aggregate_message(QUALIFIED_KIND, name, errors)
+        result.reason = "Invalid"
+    result.warnings = crd_schema.schema_warnings(internal)
+    return result
+
+
+def find_old(old_docs: Iterable[Document], doc: Document) -> Document | None:
+    """The stored CRD an update replaces: the one with the same metadata.name (or the only one)."""
+    olds = [d for d in old_docs if is_crd(d)]
+    for candidate in olds:
+        if candidate.name == doc.name:
+            return candidate
+    return olds[0] if len(olds) == 1 else None
+
+
+def lint(docs: Iterable[Document], old_docs: list[Document] | None = None) -> list[Result]:
+    """A Result for every CRD among the documents; other documents are not CRDs and are skipped."""
+    results = []
+    for doc in docs:
+        if not is_crd(doc):
+            continue
+        old = find_old(old_docs, doc) if old_docs else None
+        results.append(lint_document(doc, old))
+    return results
+
+

@@ -1,0 +1,65 @@
+"""One document's outcome, the unit every renderer works on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from crdtool.load.document import Document
+from crdtool.model.errors import FieldError
+from crdtool.model.path import Path
+
+
+@dataclass(slots=True)
+class Result:
+    """What the apiserver would answer for one document.
+
+    `status` is the apiserver's error message (None when accepted); `reason` is the
+    Status reason ("Invalid" for 422 with `errors`, "BadRequest" for a 400 the server
+    answers before validating). `source_path` maps an error's path to the document's
+    own path when the apiserver validated a transformed object (a CRD's internal form).
+    """
+
+    document: Document
+    kind: str | None
+    name: str | None
+    api_version: str | None = None
+    namespace: str | None = None
+    version: str | None = None
+    errors: list[FieldError] = field(default_factory=list)
+    status: str | None = None
+    reason: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    strict_decoding_errors: list[str] = field(default_factory=list)
+    field_validation_warnings: list[str] = field(default_factory=list)
+    object: Any = None
+    pruned: list[str] = field(default_factory=list)
+    defaulted: list[str] = field(default_factory=list)
+    source_path: Callable[[tuple], tuple] | None = None
+    #: The kind as the apiserver's status details name it (`CustomResourceDefinition`, `CronTab`).
+    status_kind: str | None = None
+    #: The request's fieldValidation: Strict (kubectl's default) refuses unknown and duplicate fields.
+    field_validation: str = "Strict"
+
+    @property
+    def strict_status(self) -> str | None:
+        """The 400 answer to strict decoding findings under fieldValidation=Strict, else None."""
+        if self.field_validation != "Strict" or not self.strict_decoding_errors or self.reason == "BadRequest":
+            return None
+        version = (self.api_version or "").rpartition("/")[2]
+        return (f'{self.status_kind} in version "{version}" cannot be handled as a {self.status_kind}: '
+                f"strict decoding error: " + ", ".join(self.strict_decoding_errors))
+
+    @property
+    def valid(self) -> bool:
+        """Whether the apiserver would accept the request as sent."""
+        return self.status is None and self.strict_status is None
+
+    def position(self, error: FieldError) -> tuple[int, int] | None:
+        """1-based (line, column) of the node an error is about, or of its nearest existing ancestor."""
+        path = error.path
+        segments = path.segments if isinstance(path, Path) else ()
+        if self.source_path is not None:
+            segments = self.source_path(segments)
+        return self.document.locate(segments)

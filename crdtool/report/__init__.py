@@ -1,0 +1,1 @@
+"""Renderers of Results: human text, kubectl's text, and JSON for machines. No Kubernetes rules here."""

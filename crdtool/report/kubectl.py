@@ -1,0 +1,54 @@
+"""`--format kubectl`: exactly what kubectl 1.36 prints for the apiserver's answer.
+
+An Invalid (422) answer is printed from the status causes, deduplicated, one per
+`* ` line (a single cause stays on the first line); any other refusal is
+`Error from server (Reason): error when creating "FILE": MESSAGE`.
+"""
+
+from __future__ import annotations
+
+from crdtool.engine.results import Result
+from crdtool.model.gofmt import go_quote
+
+
+def invalid_text(result: Result) -> str:
+    """kubectl's text for a 422 Invalid status, from its causes."""
+    head = f"The {result.status_kind} {go_quote(result.name or '')} is invalid"
+    seen: set[str] = set()
+    causes = []
+    for e in result.errors:
+        msg = f"{e.field}: {e.body()}"
+        if msg not in seen:
+            seen.add(msg)
+            causes.append(msg)
+    if not causes:
+        return head + "\n"
+    if len(causes) == 1:
+        return f"{head}: {causes[0]}\n"
+    return f"{head}: \n" + "".join(f"* {c}\n" for c in causes)
+
+
+def error_text(result: Result, verb: str = "creating") -> str:
+    """What kubectl writes to stderr for a refused document ('' when accepted)."""
+    if result.valid:
+        return ""
+    source = result.document.source
+    strict = result.strict_status
+    if strict is not None:
+        return f"Error from server (BadRequest): error when {verb} {go_quote(source)}: {strict}\n"
+    if result.reason == "Invalid":
+        return invalid_text(result)
+    if result.reason == "NotFound":
+        return (f"error: resource mapping not found for name: {go_quote(result.name or '')} namespace: "
+                f'"" from {go_quote(source)}: {result.status}\nensure CRDs are installed first\n')
+    return f"Error from server ({result.reason}): error when {verb} {go_quote(source)}: {result.status}\n"
+
+
+def warnings_text(result: Result) -> str:
+    """The server's warnings as kubectl's warning handler prints them."""
+    return "".join(f"Warning: {w}\n" for w in result.warnings)
+
+
+def success_text(result: Result, resource: str) -> str:
+    """What kubectl writes to stdout for an accepted document (`resource` is e.g. `crontab.stable.example.com`)."""
+    return f"{resource}/{result.name} created (server dry run)\n"

@@ -1,0 +1,116 @@
+"""The loader: go-yaml's scalar typing, positions, duplicate keys, and hostile input."""
+
+from __future__ import annotations
+
+import pytest
+
+from crdtool.load import InputError, load_inputs, read_source
+from crdtool.load.gotyping import resolve_plain
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("yes", True), ("No", False), ("on", True), ("OFF", False), ("y", True), ("n", False),
+        ("true", True), ("~", None), ("null", None), ("", None),
+        ("12", 12), ("-3", -3), ("+7", 7), ("0777", 511), ("0x1F", 31), ("1_000", 1000), ("0b101", 5),
+        ("08", 8), ("1.0", 1), ("1e3", 1000), ("1.5", 1.5), (".5", 0.5),
+        ("9223372036854775807", 9223372036854775807), ("9223372036854775808", 9.223372036854775808e18),
+        ("2001-12-14", "2001-12-14"), ("2001-12-14t21:59:43.10-05:00", "2001-12-14t21:59:43.10-05:00"),
+        ("1:20", "1:20"), ("=", "="), ("0.1.2", "0.1.2"), ("v1", "v1"),
+    ],
+)
+def test_plain_scalars_are_typed_like_go_yaml(text: str, value: object) -> None:
+    got = resolve_plain(text)
+    assert got == value and type(got) is type(value)
+
+
+def test_quoted_and_tagged_scalars_stay_strings() -> None:
+    doc = read_source("x.yaml", 'a: "yes"\nb: !!str 12\nc: \'1.0\'\nd: !!int "7"\n')[0]
+    assert doc.data == {"a": "yes", "b": "12", "c": "1.0", "d": 7}
+
+
+def test_positions_point_at_keys_and_fall_back_to_ancestors() -> None:
+    doc = read_source("x.yaml", "spec:\n  versions:\n  - name: v1\n    served: true\n")[0]
+    assert doc.locate(("spec", "versions", 0, "served")) == (4, 5)
+    assert doc.locate(("spec", "versions", 0, "missing")) == (3, 5)
+    assert doc.locate(("spec",)) == (1, 1)
+
+
+def test_json_documents_get_positions_lazily() -> None:
+    doc = read_source("x.json", '{\n  "spec": {\n    "group": 1\n  }\n}\n')[0]
+    assert doc.data == {"spec": {"group": 1}}
+    assert doc.locate(("spec", "group")) == (3, 5)
+
+
+def test_duplicate_keys_are_reported_like_strict_decoding() -> None:
+    doc = read_source("x.yaml", "a: 1\nb:\n  c: 1\n  c: 2\na: 3\n")[0]
+    assert doc.data == {"a": 3, "b": {"c": 2}}
+    assert doc.strict_duplicate_error() == (
+        'yaml: unmarshal errors:\n  line 4: key "c" already set in map\n  line 5: key "a" already set in map')
+
+
+def test_duplicate_key_lines_count_from_the_document_start() -> None:
+    docs = read_source("x.yaml", "a: 1\n---\nb: 1\nb: 2\n")
+    assert docs[1].duplicate_keys == [(2, "b")]
+
+
+def test_multi_document_streams_lists_and_empty_documents() -> None:
+    text = "---\n---\nkind: A\n---\nkind: List\nitems:\n- kind: B\n- kind: C\n"
+    docs = read_source("x.yaml", text)
+    assert [(d.index, d.item, d.kind) for d in docs] == [(1, None, "A"), (2, 0, "B"), (2, 1, "C")]
+    assert docs[2].locate(("kind",)) == (8, 3)
+
+
+def test_merge_keys() -> None:
+    doc = read_source("x.yaml", "base: &b {p: 1, q: 2}\nd:\n  <<: *b\n  q: 3\n")[0]
+    assert doc.data["d"] == {"p": 1, "q": 3}
+
+
+def test_bool_like_keys_become_strings() -> None:
+    """sigs.k8s.io/yaml turns go-yaml's boolean and number keys into their JSON strings (`y` too)."""
+    assert read_source("x.yaml", "on: 1\n3: 2\ny: 3\n")[0].data == {"true": 3, "3": 2}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a: [1, 2\n", "YAML syntax error"),
+        ("a: b: c\n", "YAML syntax error"),
+        ("a: " + "[" * 20000 + "]" * 20000 + "\n", "nesting deeper than 10000 levels"),
+        ("- " * 20000 + "x\n", "nesting deeper than 10000 levels"),
+    ],
+    ids=["unclosed-flow", "mapping-in-scalar", "deep-flow", "deep-block"],
+)
+def test_unreadable_yaml_is_an_input_error_with_a_position(text: str, message: str) -> None:
+    with pytest.raises(InputError) as err:
+        read_source("bad.yaml", text)
+    assert message in str(err.value)
+    assert str(err.value).startswith("bad.yaml:")
+
+
+def test_alias_bomb_is_refused() -> None:
+    lines = ["a: &a [x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, 9):
+        prev, cur = chr(ord("a") + i - 1), chr(ord("a") + i)
+        lines.append(f"{cur}: &{cur} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    with pytest.raises(InputError, match="excessive aliasing"):
+        read_source("bomb.yaml", "\n".join(lines) + "\n")
+
+
+def test_non_utf8_and_missing_files(tmp_path) -> None:
+    bad = tmp_path / "latin1.yaml"
+    bad.write_bytes(b"a: caf\xe9\n")
+    with pytest.raises(InputError, match="not valid UTF-8") as err:
+        load_inputs([str(bad)])
+    assert ":1:7:" in str(err.value)
+    with pytest.raises(InputError, match="no such file"):
+        load_inputs([str(tmp_path / "nope.yaml")])
+
+
+def test_folders_are_walked_recursively_in_name_order(tmp_path) -> None:
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "x.yml").write_text("kind: X\n")
+    (tmp_path / "a.json").write_text('{"kind": "A"}')
+    (tmp_path / "notes.txt").write_text("kind: T\n")
+    assert [d.kind for d in load_inputs([str(tmp_path)])] == ["A", "X"]

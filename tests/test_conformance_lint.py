@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conformance_cases import compare, document_for, params, requires_shared
+
 from crdtool.engine.lint import lint_document
 from crdtool.report.jsonout import result_json
 

@@ -114,3 +114,18 @@ def test_folders_are_walked_recursively_in_name_order(tmp_path) -> None:
     (tmp_path / "a.json").write_text('{"kind": "A"}')
     (tmp_path / "notes.txt").write_text("kind: T\n")
     assert [d.kind for d in load_inputs([str(tmp_path)])] == ["A", "X"]
+
+
+@pytest.mark.parametrize(("text", "what"), [("- a\n- b\n", "a list"), ("just text\n", "a string"), ("[1]", "a list")])
+def test_a_document_must_be_an_object(text: str, what: str) -> None:
+    with pytest.raises(InputError, match=f"but (document 0|the document) is {what}") as err:
+        read_source("x.yaml", text)
+    assert str(err.value).startswith("x.yaml:1:1: error:")
+
+
+def test_an_empty_file_named_explicitly_is_an_error(tmp_path) -> None:
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("# nothing here\n")
+    with pytest.raises(InputError, match="no objects found"):
+        load_inputs([str(empty)])
+    assert load_inputs([str(tmp_path)]) == []

@@ -5,7 +5,6 @@ so that `crdtool --help` stays fast and loads neither the CEL engine nor jsonsch
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 import threading
 

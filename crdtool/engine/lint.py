@@ -43,8 +43,11 @@ def _validate_schema(rule_compiler):
     return validate
 
 
-def decode_internal(doc: Document) -> tuple[dict | None, Result]:
-    """Decode a CRD document into the internal form; the Result carries any 400 answer and strict findings."""
+def decode_internal(doc: Document, create: bool = True) -> tuple[dict | None, Result]:
+    """Decode a CRD document into the internal form; the Result carries any 400 answer and strict findings.
+
+    `create` applies the create strategy; an update's objects are converted without it.
+    """
     result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version,
                     status_kind=CRD_KIND, source_path=crd_internal.internal_to_source)
     if doc.api_version != f"{CRD_GROUP}/v1":
@@ -57,20 +60,24 @@ def decode_internal(doc: Document) -> tuple[dict | None, Result]:
     decoded = crd_decode.decode_crd(doc.data)
     result.strict_decoding_errors.extend(decoded.unknown_fields)
     if decoded.error is not None or decoded.crd is None:
-        result.status = (f'{CRD_KIND} in version "v1" cannot be handled as a {CRD_KIND}: {decoded.error}')
+        if decoded.unrecognized:
+            result.status = f"the object provided is unrecognized (must be of type {CRD_KIND}): {decoded.error}"
+        else:
+            result.status = f'{CRD_KIND} in version "v1" cannot be handled as a {CRD_KIND}: {decoded.error}'
         result.reason = "BadRequest"
         return None, result
-    return crd_internal.to_internal(decoded.crd), result
+    return crd_internal.to_internal(decoded.crd, create=create), result
 
 
 def lint_document(doc: Document, old: Document | None = None) -> Result:
     """The apiserver's answer to `kubectl create` of this CRD (or an update over `old`)."""
-    internal, result = decode_internal(doc)
+    internal, result = decode_internal(doc, create=old is None)
     if internal is None:
         return result
     validate_schema = _validate_schema(_rule_compiler())
+    old_internal = None
     if old is not None:
-        old_internal, old_result = decode_internal(old)
+        old_internal, old_result = decode_internal(old, create=False)
         if old_internal is None:
             raise ValueError(f"the stored CRD {old.source} cannot be decoded: {old_result.status}")
         internal = crd_internal.prepare_for_update(internal, old_internal)
@@ -83,7 +90,7 @@ def lint_document(doc: Document, old: Document | None = None) -> Result:
     if errors:
         result.status = aggregate_message(QUALIFIED_KIND, name, errors)
         result.reason = "Invalid"
-    result.warnings = crd_schema.schema_warnings(internal)
+    result.warnings = crd_schema.schema_warnings(internal, old_internal)
     return result
 
 

@@ -67,6 +67,9 @@ def read_source(path: str, text: str | None = None) -> list[Document]:
         except ValueError:
             pass
         else:
+            if not isinstance(data, dict):
+                raise InputError(display, f"a Kubernetes object must be a mapping, but the document is "
+                                 f"{_json_kind(data)}", 1, 1)
             return _expand(Document(display, 0, data, text, _lazy_locator(text)))
     try:
         stream = read_yaml_stream(text)
@@ -76,8 +79,23 @@ def read_source(path: str, text: str | None = None) -> list[Document]:
     for index, (data, node, duplicates) in enumerate(stream):
         if data is None:
             continue
+        if not isinstance(data, dict):
+            mark = node.start_mark if node is not None else None
+            raise InputError(display, f"a Kubernetes object must be a mapping, but document {index} is "
+                             f"{_json_kind(data)}", mark.line + 1 if mark else None,
+                             mark.column + 1 if mark else None)
         docs.extend(_expand(Document(display, index, data, text, node_locator(node), duplicate_keys=duplicates)))
     return docs
+
+
+def _json_kind(value: object) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a string"
 
 
 def _lazy_locator(text: str):
@@ -105,8 +123,16 @@ def _expand(doc: Document) -> list[Document]:
 
 
 def load_inputs(paths: Iterable[str]) -> list[Document]:
-    """Every document of every input, in order; InputError on the first unreadable one."""
+    """Every document of every input, in order; InputError on the first unreadable one.
+
+    A file named on the command line that holds no object is an error (as `kubectl
+    apply -f` says "no objects passed"); empty files met while walking a folder are skipped.
+    """
     docs: list[Document] = []
-    for path in expand_paths(paths):
-        docs.extend(read_source(path))
+    for given in paths:
+        for path in expand_paths([given]):
+            found = read_source(path)
+            if not found and path == given:
+                raise InputError("<stdin>" if path == "-" else path, "no objects found (the input is empty)")
+            docs.extend(found)
     return docs

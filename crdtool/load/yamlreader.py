@@ -175,10 +175,7 @@ def construct(root: Node, duplicates: list[tuple[int, str]], line_offset: int = 
             container[slot] = mapping
             pending: list[tuple[Node, Any, Any, int]] = []
             for key_node, value_node in _merged_pairs(node):
-                if isinstance(key_node, ScalarNode):
-                    key = key_string(_scalar(key_node))
-                else:
-                    key = None
+                key = key_string(_scalar(key_node)) if isinstance(key_node, ScalarNode) else None
                 if key is None:
                     mark = key_node.start_mark
                     raise YAMLInputError("a mapping key must be a string, number or boolean",

@@ -68,10 +68,7 @@ class FieldError:
 
     def body(self) -> str:
         """ErrorBody(): the message without the field name."""
-        if self.value_omitted:
-            s = self.type.text
-        else:
-            s = f"{self.type.text}: {render_bad_value(self.bad_value)}"
+        s = self.type.text if self.value_omitted else f"{self.type.text}: {render_bad_value(self.bad_value)}"
         if self.detail:
             s += f": {self.detail}"
         return s
@@ -143,7 +140,7 @@ class FieldError:
 
 def render_bad_value(value: Any) -> str:
     """How ErrorBody() prints a bad value: %v for numbers and booleans, %q for strings, JSON otherwise."""
-    if isinstance(value, bool) or isinstance(value, (int, float)):
+    if isinstance(value, (bool, int, float)):
         return go_value(value)
     if isinstance(value, str):
         return go_quote(value)

@@ -40,18 +40,18 @@ def go_quote(s: str) -> str:
         elif _is_go_printable(ch):
             out.append(ch)
         elif ord(ch) < 0x80:
-            out.append("\\x%02x" % ord(ch))
+            out.append(f"\\x{ord(ch):02x}")
         elif ord(ch) < 0x10000:
-            out.append("\\u%04x" % ord(ch))
+            out.append(f"\\u{ord(ch):04x}")
         else:
-            out.append("\\U%08x" % ord(ch))
+            out.append(f"\\U{ord(ch):08x}")
     out.append('"')
     return "".join(out)
 
 
 def _exp_suffix(exp: int) -> str:
     sign = "-" if exp < 0 else "+"
-    return "e%s%02d" % (sign, abs(exp))
+    return f"e{sign}{abs(exp):02d}"
 
 
 def _shortest_digits(f: float) -> tuple[str, int]:
@@ -127,7 +127,7 @@ def _json_string(s: str) -> str:
         if esc is not None:
             out.append(esc)
         elif ord(ch) < 0x20:
-            out.append("\\u%04x" % ord(ch))
+            out.append(f"\\u{ord(ch):04x}")
         elif 0xD800 <= ord(ch) <= 0xDFFF:
             out.append("\ufffd")
         else:

@@ -8,9 +8,8 @@ gives the apiserver's text: `spec.versions[0].schema.openAPIV3Schema.properties[
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
-Segment = Union[str, int]
+Segment = str | int
 
 
 @dataclass(frozen=True, slots=True)

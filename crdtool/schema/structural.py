@@ -1,0 +1,351 @@
+"""The structural schema: the apiserver's model of a CRD's openAPIV3Schema
+(`k8s.io/apiextensions-apiserver/pkg/apiserver/schema`, `Structural` and `NewStructural`).
+
+A structural schema separates what gives a value its shape (type, properties, items,
+additionalProperties, the x-kubernetes-* extensions, defaults) from value validations
+(`ValueValidation`), and keeps the logical junctors (allOf, anyOf, oneOf, not) apart as
+`NestedValueValidation`s, where anything structural is forbidden. Pruning, defaulting,
+CEL typing and `explain` all walk this tree, so it is built once per schema, straight
+from the decoded JSONSchemaProps dict (JSON field names), without copying values.
+
+Conventions, chosen to keep Go's nil-versus-empty distinctions where they matter:
+- `properties` is always a dict; empty means Go's nil map (NewStructural drops `properties: {}`).
+- `default` is None when there is no default (a JSON null default is no default in the apiserver).
+- `additional_properties` is None (unset), a bool (`additionalProperties: true|false`), or a Structural.
+- list-valued fields (`required`, `enum`, `x_list_map_keys`, `x_validations`) are None when absent and keep
+  an explicit empty list, as Go keeps an empty slice.
+- `raw` is the JSONSchemaProps dict the node was built from (for value validation and messages).
+
+`valid_field_path` resolves a JSON path (`.spec.ports['http']`) against the tree, as the apiserver
+checks a rule's fieldPath and a version's selectableFields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from crdtool.model.path import Path
+
+EMPTY: tuple = ()
+
+
+class NotStructuralError(ValueError):
+    """NewStructural's error: the schema uses a field a structural schema cannot represent."""
+
+
+@dataclass(slots=True, eq=False)
+class ValueValidation:
+    """The fields that validate a value without contributing to its shape."""
+
+    format: str = ""
+    maximum: float | int | None = None
+    exclusive_maximum: bool = False
+    minimum: float | int | None = None
+    exclusive_minimum: bool = False
+    max_length: int | None = None
+    min_length: int | None = None
+    pattern: str = ""
+    max_items: int | None = None
+    min_items: int | None = None
+    unique_items: bool = False
+    multiple_of: float | int | None = None
+    enum: list | None = None
+    max_properties: int | None = None
+    min_properties: int | None = None
+    required: list[str] | None = None
+    all_of: list[NestedValueValidation] | tuple = EMPTY
+    one_of: list[NestedValueValidation] | tuple = EMPTY
+    any_of: list[NestedValueValidation] | tuple = EMPTY
+    not_: NestedValueValidation | None = None
+
+    def is_empty(self) -> bool:
+        """Whether every field has its zero value (Go's `reflect.DeepEqual(v, ValueValidation{})`)."""
+        return (not self.format and self.maximum is None and not self.exclusive_maximum and self.minimum is None
+                and not self.exclusive_minimum and self.max_length is None and self.min_length is None
+                and not self.pattern and self.max_items is None and self.min_items is None
+                and not self.unique_items and self.multiple_of is None and self.enum is None
+                and self.max_properties is None and self.min_properties is None and self.required is None
+                and not self.all_of and not self.one_of and not self.any_of and self.not_ is None)
+
+
+@dataclass(slots=True, eq=False)
+class NestedValueValidation(ValueValidation):
+    """A schema under allOf/anyOf/oneOf/not. Its structural fields are kept only to be reported:
+    a structural schema must leave them unset (the `Forbidden*` fields of the Go type)."""
+
+    items: NestedValueValidation | None = None
+    properties: dict[str, NestedValueValidation] | None = None
+    additional_properties: NestedValueValidation | bool | None = None
+    type: str = ""
+    description: str = ""
+    title: str = ""
+    default: Any = None
+    nullable: bool = False
+    x_preserve_unknown_fields: bool = False
+    x_embedded_resource: bool = False
+    x_int_or_string: bool = False
+    x_list_map_keys: list[str] | None = None
+    x_list_type: str | None = None
+    x_map_type: str | None = None
+    x_validations: list[dict] | None = None
+    raw: dict | None = None
+
+    def only_type(self, type_name: str) -> bool:
+        """Whether this is exactly `{type: <type_name>}` (the int-or-string anyOf branches)."""
+        return (self.type == type_name and ValueValidation.is_empty(self) and self.items is None
+                and self.properties is None and self.additional_properties is None and not self.description
+                and not self.title and self.default is None and not self.nullable
+                and not self.x_preserve_unknown_fields and not self.x_embedded_resource
+                and not self.x_int_or_string and self.x_list_map_keys is None and self.x_list_type is None
+                and self.x_map_type is None and self.x_validations is None)
+
+
+@dataclass(slots=True, eq=False)
+class Structural:
+    """One node of a structural schema."""
+
+    type: str = ""
+    description: str = ""
+    title: str = ""
+    default: Any = None
+    nullable: bool = False
+    items: Structural | None = None
+    properties: dict[str, Structural] = field(default_factory=dict)
+    additional_properties: Structural | bool | None = None
+    x_preserve_unknown_fields: bool = False
+    x_embedded_resource: bool = False
+    x_int_or_string: bool = False
+    x_list_map_keys: list[str] | None = None
+    x_list_type: str | None = None
+    x_map_type: str | None = None
+    x_validations: list[dict] | None = None
+    value_validation: ValueValidation | None = None
+    raw: dict | None = None
+
+    @property
+    def additional_properties_schema(self) -> Structural | None:
+        """The schema of additionalProperties, if it has one (Go's `AdditionalProperties.Structural`)."""
+        ap = self.additional_properties
+        return ap if isinstance(ap, Structural) else None
+
+    @property
+    def has_default(self) -> bool:
+        return self.default is not None
+
+
+# JSON field -> attribute, for the fields copied as they are (None, the JSON null, leaves the zero value).
+_VALUE_ATTRS = {
+    "format": "format", "maximum": "maximum", "exclusiveMaximum": "exclusive_maximum", "minimum": "minimum",
+    "exclusiveMinimum": "exclusive_minimum", "maxLength": "max_length", "minLength": "min_length",
+    "pattern": "pattern", "maxItems": "max_items", "minItems": "min_items", "uniqueItems": "unique_items",
+    "multipleOf": "multiple_of", "enum": "enum", "maxProperties": "max_properties",
+    "minProperties": "min_properties", "required": "required",
+}
+_GENERIC_ATTRS = {
+    "type": "type", "description": "description", "title": "title", "default": "default", "nullable": "nullable",
+    "x-kubernetes-embedded-resource": "x_embedded_resource", "x-kubernetes-int-or-string": "x_int_or_string",
+    "x-kubernetes-list-map-keys": "x_list_map_keys", "x-kubernetes-list-type": "x_list_type",
+    "x-kubernetes-map-type": "x_map_type", "x-kubernetes-validations": "x_validations",
+}
+_NESTED_ATTRS = {**_VALUE_ATTRS, **_GENERIC_ATTRS}
+
+
+def new_structural(schema: dict | None) -> Structural | None:
+    """NewStructural: the structural schema of a JSONSchemaProps dict.
+
+    Raises NotStructuralError with the apiserver's text for fields a structural schema cannot
+    hold (id, $schema, $ref, patternProperties, dependencies, additionalItems, definitions,
+    an items array, `x-kubernetes-preserve-unknown-fields: false`), found in the apiserver's order.
+    """
+    if schema is None:
+        return None
+    _check_unsupported(schema)
+    node = Structural(value_validation=_value_validation(schema, ValueValidation()), raw=schema)
+    for key, value in schema.items():
+        attr = _GENERIC_ATTRS.get(key)
+        if attr is not None and value is not None:
+            setattr(node, attr, value)
+    ap = schema.get("additionalProperties")
+    if ap is not None:
+        node.additional_properties = ap if isinstance(ap, bool) else new_structural(ap)
+    node.x_preserve_unknown_fields = _preserve_unknown_fields(schema)
+    items = schema.get("items")
+    if items is not None:
+        if isinstance(items, list):
+            if items:
+                raise NotStructuralError("OpenAPIV3Schema 'items' must be a schema, but is an array")
+        else:
+            node.items = new_structural(items)
+    props = schema.get("properties")
+    if props:
+        node.properties = {name: new_structural(sub) for name, sub in props.items()}
+    return node
+
+
+def _preserve_unknown_fields(schema: dict) -> bool:
+    value = schema.get("x-kubernetes-preserve-unknown-fields")
+    if value is None:
+        return False
+    if not value:
+        raise NotStructuralError("internal error: 'x-kubernetes-preserve-unknown-fields' must be true or undefined")
+    return True
+
+
+def _check_unsupported(s: dict) -> None:
+    """validateUnsupportedFields: the fields validation forbids must really be unset."""
+    if s.get("id"):
+        raise NotStructuralError("OpenAPIV3Schema 'id' is not supported")
+    if s.get("$schema"):
+        raise NotStructuralError("OpenAPIV3Schema 'schema' is not supported")
+    if s.get("$ref"):
+        raise NotStructuralError("OpenAPIV3Schema '$ref' is not supported")
+    if s.get("patternProperties"):
+        raise NotStructuralError("OpenAPIV3Schema 'patternProperties' is not supported")
+    if s.get("dependencies"):
+        raise NotStructuralError("OpenAPIV3Schema 'dependencies' is not supported")
+    if s.get("additionalItems") is not None:
+        raise NotStructuralError("OpenAPIV3Schema 'additionalItems' is not supported")
+    if s.get("definitions"):
+        raise NotStructuralError("OpenAPIV3Schema 'definitions' is not supported")
+
+
+def _value_validation(s: dict, v: ValueValidation) -> ValueValidation:
+    """Fill the value validation fields of v from s (the junctors in newValueValidation's order)."""
+    not_schema = s.get("not")
+    if not_schema is not None:
+        v.not_ = _nested(not_schema)
+    for key, value in s.items():
+        attr = _VALUE_ATTRS.get(key)
+        if attr is not None and value is not None:
+            setattr(v, attr, value)
+    if not v.enum:
+        v.enum = None
+    for key, attr in (("allOf", "all_of"), ("anyOf", "any_of"), ("oneOf", "one_of")):
+        clauses = s.get(key)
+        if clauses:
+            setattr(v, attr, [_nested(c) for c in clauses])
+    return v
+
+
+def _nested(s: dict) -> NestedValueValidation:
+    """newNestedValueValidation."""
+    _check_unsupported(s)
+    n = _value_validation(s, NestedValueValidation(raw=s))
+    for key, value in s.items():
+        attr = _GENERIC_ATTRS.get(key)
+        if attr is not None and value is not None:
+            setattr(n, attr, value)
+    ap = s.get("additionalProperties")
+    if ap is not None:
+        n.additional_properties = ap if isinstance(ap, bool) else _nested(ap)
+    n.x_preserve_unknown_fields = _preserve_unknown_fields(s)
+    items = s.get("items")
+    if items is not None:
+        if isinstance(items, list):
+            if items:
+                raise NotStructuralError("OpenAPIV3Schema 'items' must be a schema, but is an array")
+        else:
+            n.items = _nested(items)
+    props = s.get("properties")
+    if props is not None:
+        n.properties = {name: _nested(sub) for name, sub in props.items()}
+    return n
+
+def valid_field_path(json_path: str, s: Structural | None, allow_array_notation: bool = True
+                     ) -> tuple[Path | None, Structural | None]:
+    """cel.ValidFieldPath: the field path a JSON path like `.spec.ports['http']` names under s, and
+    the schema it reaches. Raises ValueError with the apiserver's text when the path is not valid.
+    """
+    path: Path | None = None
+    tokens = _json_path_tokens(json_path)
+    pos = 0
+
+    def step(name: str) -> None:
+        nonlocal path, s
+        if s is None:
+            raise ValueError("does not refer to a valid field")
+        if s.properties:
+            prop = s.properties.get(name)
+            path = Path.root(name) if path is None else path.child(name)
+            if prop is None:
+                raise ValueError("does not refer to a valid field")
+            s = prop
+        elif s.additional_properties is not None:
+            path = Path((name,), "k") if path is None else path.key(name)
+            s = s.additional_properties_schema
+        else:
+            raise ValueError("does not refer to a valid field")
+
+    while pos < len(tokens):
+        tok = tokens[pos]
+        pos += 1
+        if tok == "[":
+            if not allow_array_notation:
+                raise ValueError("array notation is not allowed")
+            if pos >= len(tokens):
+                raise ValueError("unexpected end of JSON path")
+            tok = tokens[pos]
+            pos += 1
+            if len(tok) < 2 or tok[0] != "'" or tok[-1] != "'":
+                raise ValueError(f"expected single quoted string but got {tok}")
+            step(_unescape_single_quoted(tok[1:-1]))
+            if pos >= len(tokens):
+                raise ValueError("unexpected end of JSON path")
+            tok = tokens[pos]
+            pos += 1
+            if tok != "]":
+                raise ValueError(f"expected ] but got {tok}")
+        elif tok == ".":
+            if pos >= len(tokens):
+                raise ValueError("unexpected end of JSON path")
+            step(tokens[pos])
+            pos += 1
+        else:
+            raise ValueError(f"expected [ or . but got: {tok}")
+    return path, s
+
+
+def _json_path_tokens(s: str) -> list[str]:
+    """The scanner of ValidFieldPath: '.', '[' and ']' alone, single-quoted strings whole, other runs of text."""
+    tokens: list[str] = []
+    i, n = 0, len(s)
+    while i < n:
+        c = s[i]
+        if c == "'":
+            j = i + 1
+            while j < n and not (s[j] == "'" and s[j - 1] != "\\"):
+                j += 1
+            tokens.append(s[i:j + 1])
+            i = j + 1
+        elif c in ".[]":
+            tokens.append(c)
+            i += 1
+        else:
+            j = i
+            while j < n and s[j] not in ".[]":
+                j += 1
+            tokens.append(s[i:j])
+            i = j
+    return tokens
+
+
+_SINGLE_QUOTE_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "'": "'",
+                         "\\": "\\"}
+
+
+def _unescape_single_quoted(s: str) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(s):
+        c = s[i]
+        if c == "\\" and i + 1 < len(s) and s[i + 1] != "\n":
+            directive = s[i + 1]
+            if directive not in _SINGLE_QUOTE_ESCAPES:
+                raise ValueError(f"invalid string literal: invalid escape char \\{directive}")
+            out.append(_SINGLE_QUOTE_ESCAPES[directive])
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -9,6 +10,18 @@ from typing import Any
 from crdtool.load.document import Document
 from crdtool.model.errors import FieldError
 from crdtool.model.path import Path
+
+
+_UNKNOWN_FIELD = re.compile(r'unknown field "(.*)"\Z', re.S)
+_PATH_STEP = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
+
+
+def unknown_field_segments(message: str) -> tuple | None:
+    """The document path named by an `unknown field "a.b[0].c"` finding (None for other findings)."""
+    m = _UNKNOWN_FIELD.match(message)
+    if m is None:
+        return None
+    return tuple(int(i) if i else name for i, name in _PATH_STEP.findall(m.group(1)))
 
 
 @dataclass(slots=True)
@@ -55,6 +68,11 @@ class Result:
     def valid(self) -> bool:
         """Whether the apiserver would accept the request as sent."""
         return self.status is None and self.strict_status is None
+
+    def strict_position(self, message: str) -> tuple[int, int] | None:
+        """Where a strict-decoding finding points: the unknown field's node, else the document."""
+        segments = unknown_field_segments(message)
+        return self.document.locate(segments if segments is not None else ())
 
     def position(self, error: FieldError) -> tuple[int, int] | None:
         """1-based (line, column) of the node an error is about, or of its nearest existing ancestor."""

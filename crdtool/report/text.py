@@ -54,7 +54,8 @@ def render_result(console: Console, result: Result, kubectl_stderr: Callable[[Re
     doc_position = result.document.locate(())
     for w in result.strict_decoding_errors:
         severity = "error" if result.field_validation == "Strict" else "warning"
-        _finding(console, severity, _where(result, doc_position), f"strict decoding: {w}", [])
+        position = result.strict_position(w)
+        _finding(console, severity, _where(result, position), f"strict decoding: {w}", _snippet(result, position))
     if result.reason not in (None, "Invalid"):
         _finding(console, "error", _where(result, doc_position), result.status or "", [])
     for error in result.errors:

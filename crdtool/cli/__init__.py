@@ -15,6 +15,9 @@ from crdtool import KUBE_VERSION, __version__
 #: name -> (module, one-line help). Only subcommands that exist are listed.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "lint": ("crdtool.cli.lint", "Would kube-apiserver accept these CustomResourceDefinitions?"),
+    "validate": ("crdtool.cli.validate", "Would kube-apiserver accept these custom resources? (a dry-run create)"),
+    "prune": ("crdtool.cli.prune", "Show (or write) what pruning removes from these custom resources."),
+    "default": ("crdtool.cli.default", "Show (or write) what defaulting adds to these custom resources."),
 }
 
 

@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from crdtool.cli.common import EXIT_FINDINGS, EXIT_OK, console, guarded, output_options, read_documents, resolve_output
+from crdtool.cli.common import EXIT_FINDINGS, EXIT_OK, guarded, output_options, read_documents, resolve_output
+from crdtool.cli.emit import emit
 
 
 @click.command("lint")
@@ -33,32 +34,8 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], field_validation
             r.field_validation = field_validation
             if field_validation == "Ignore":
                 r.strict_decoding_errors = []
-        emit(results, fmt, color)
+        emit(results, fmt, color, lambda r: "customresourcedefinition.apiextensions.k8s.io",
+             "CustomResourceDefinition")
         return EXIT_FINDINGS if any(not r.valid for r in results) else EXIT_OK
 
     sys.exit(guarded(run))
-
-
-def emit(results, fmt: str, color: bool) -> None:
-    """Print the results in the chosen format."""
-    if fmt == "json":
-        from crdtool.report import jsonout
-
-        sys.stdout.write(jsonout.render(results))
-    elif fmt == "kubectl":
-        from crdtool.report import kubectl
-
-        for r in results:
-            if r.field_validation == "Warn":
-                r.warnings = [*r.strict_decoding_errors, *r.warnings]
-            sys.stderr.write(kubectl.warnings_text(r))
-            if r.valid:
-                sys.stdout.write(kubectl.success_text(r, "customresourcedefinition.apiextensions.k8s.io"))
-            else:
-                sys.stderr.write(kubectl.error_text(r))
-    else:
-        from crdtool.report import text
-
-        out = console(color)
-        text.render(out, results, lambda r: f"{r.document.source}: CustomResourceDefinition {r.name}")
-        text.summary(out, results, "CustomResourceDefinition")

@@ -52,17 +52,20 @@ class Result:
     source_path: Callable[[tuple], tuple] | None = None
     #: The kind as the apiserver's status details name it (`CustomResourceDefinition`, `CronTab`).
     status_kind: str | None = None
+    #: The CRD version the object was processed with (engine.registry.ServedVersion), if any.
+    crd_version: Any = None
     #: The request's fieldValidation: Strict (kubectl's default) refuses unknown and duplicate fields.
     field_validation: str = "Strict"
 
     @property
     def strict_status(self) -> str | None:
         """The 400 answer to strict decoding findings under fieldValidation=Strict, else None."""
-        if self.field_validation != "Strict" or not self.strict_decoding_errors or self.reason == "BadRequest":
+        findings = [*self.strict_decoding_errors, *self.field_validation_warnings]
+        if self.field_validation != "Strict" or not findings or self.reason == "BadRequest":
             return None
         version = (self.api_version or "").rpartition("/")[2]
         return (f'{self.status_kind} in version "{version}" cannot be handled as a {self.status_kind}: '
-                f"strict decoding error: " + ", ".join(self.strict_decoding_errors))
+                f"strict decoding error: " + ", ".join(findings))
 
     @property
     def valid(self) -> bool:

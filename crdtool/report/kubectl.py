@@ -40,7 +40,8 @@ def error_text(result: Result, verb: str = "creating") -> str:
         return invalid_text(result)
     if result.reason == "NotFound":
         return (f"error: resource mapping not found for name: {go_quote(result.name or '')} namespace: "
-                f'"" from {go_quote(source)}: {result.status}\nensure CRDs are installed first\n')
+                f'"" from {go_quote(source)}: no matches for kind {go_quote(result.kind or "")} in version '
+                f'{go_quote(result.api_version or "")}\nensure CRDs are installed first\n')
     return f"Error from server ({result.reason}): error when {verb} {go_quote(source)}: {result.status}\n"
 
 

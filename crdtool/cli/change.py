@@ -1,0 +1,100 @@
+"""`crdtool prune` and `crdtool default`: one change to custom resources, shown as a diff,
+printed as objects, or written back into the files."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from crdtool.cli.common import EXIT_FINDINGS, EXIT_OK, console, guarded, resolve_output
+from crdtool.cli.resources import resource_options, run_objects
+
+
+def change_command(name: str, summary: str, transform: Callable[[Any, Any], list[str]]) -> click.Command:
+    """A subcommand applying `transform(obj, structural) -> changed paths` to each object."""
+
+    @click.command(name, help=summary)
+    @resource_options
+    @click.option("-o", "--output", type=click.Choice(["diff", "yaml", "json"]), default="diff", show_default=True,
+                  help="A colored diff against the input, or the resulting objects.")
+    @click.option("--write", is_flag=True, help="Rewrite the input files in place (comments and order kept).")
+    def command(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, verbose, output_format,
+                no_color, output, write) -> None:
+        fmt, color = resolve_output(output_format, no_color)
+
+        def run() -> int:
+            from crdtool.engine.validate import json_copy
+
+            outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
+                                  validate=False)
+            changes = []
+            for r in outcome.results:
+                served = r.object is not None
+                after = json_copy(r.document.data)
+                changed = transform(after, _structural(r)) if served else []
+                changes.append((r, after, changed))
+            if fmt == "json":
+                from crdtool.report import jsonout
+
+                sys.stdout.write(jsonout.render([r for r, _, _ in changes]))
+            elif output in ("yaml", "json"):
+                _print_objects([after for r, after, _ in changes if r.object is not None], output)
+            else:
+                _print_diffs(changes, color, outcome.notes if verbose else [])
+            if write:
+                _write(changes)
+            refused = any(r.reason in ("NotFound", "BadRequest") for r, _, _ in changes)
+            return EXIT_FINDINGS if refused else EXIT_OK
+
+        sys.exit(guarded(run))
+
+    return command
+
+
+def _structural(result) -> Any:
+    return result.crd_version.structural if result.crd_version is not None else None
+
+
+def _print_objects(objects: list, output: str) -> None:
+    if output == "json":
+        sys.stdout.write(json.dumps(objects[0] if len(objects) == 1 else {"apiVersion": "v1", "kind": "List",
+                                                                          "items": objects}, indent=2) + "\n")
+        return
+    from crdtool.report.diff import to_yaml
+
+    sys.stdout.write("---\n".join(to_yaml(o) for o in objects))
+
+
+def _print_diffs(changes, color: bool, notes: list[str]) -> None:
+    from crdtool.report import kubectl
+    from crdtool.report.diff import print_diff, unified
+
+    out = console(color)
+    for note in notes:
+        out.print(f"note: {note}", highlight=False, markup=False)
+    for r, after, _changed in changes:
+        label = f"{r.document.source}#{r.document.index}"
+        if r.object is None:
+            out.print(f"{label}: error: {kubectl.error_text(r).strip()}", highlight=False, markup=False)
+            continue
+        lines = unified(r.document.data, after, label)
+        if lines:
+            print_diff(out, lines)
+        else:
+            out.print(f"{label}: no change", style="dim", highlight=False)
+
+
+def _write(changes) -> None:
+    from crdtool.load.rewrite import rewrite
+
+    by_file: dict[str, dict[int, Any]] = {}
+    for r, after, changed in changes:
+        if changed and r.document.item is None:
+            by_file.setdefault(r.document.source, {})[r.document.index] = after
+    for path, targets in by_file.items():
+        if rewrite(path, targets):
+            click.echo(f"rewrote {path}", err=True)

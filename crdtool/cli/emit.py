@@ -1,0 +1,38 @@
+"""Printing results in the chosen format; shared by the subcommands."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from crdtool.cli.common import console
+from crdtool.engine.results import Result
+
+
+def emit(results: list[Result], fmt: str, color: bool, resource_of: Callable[[Result], str], noun: str,
+         notes: list[str] | None = None) -> None:
+    """Print results as text (default), JSON, or exactly what kubectl prints."""
+    if fmt == "json":
+        from crdtool.report import jsonout
+
+        sys.stdout.write(jsonout.render(results))
+        return
+    if fmt == "kubectl":
+        from crdtool.report import kubectl
+
+        for r in results:
+            if r.field_validation == "Warn":
+                r.warnings = [*r.strict_decoding_errors, *r.field_validation_warnings, *r.warnings]
+            sys.stderr.write(kubectl.warnings_text(r))
+            if r.valid:
+                sys.stdout.write(kubectl.success_text(r, resource_of(r)))
+            else:
+                sys.stderr.write(kubectl.error_text(r))
+        return
+    from crdtool.report import text
+
+    out = console(color)
+    for note in notes or []:
+        out.print(f"[cyan]note[/]: {note}", highlight=False, markup=True)
+    text.render(out, results, lambda r: f"{r.document.source}: {r.kind} {r.name}")
+    text.summary(out, results, noun)

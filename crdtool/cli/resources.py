@@ -1,0 +1,90 @@
+"""What `validate`, `prune` and `default` share: their options, reading CRDs and objects,
+and running each object through the engine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+from crdtool.cli.common import output_options, read_documents
+
+
+def resource_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The options of every command that processes custom resources."""
+    options = [
+        click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True)),
+        click.option("-c", "--crd", "crd_paths", multiple=True, type=click.Path(exists=True),
+                     help="CRD files or folders (repeatable); CRDs among the inputs are used too."),
+        click.option("--version", "version", default=None,
+                     help="Process objects as this version of their CRD (default: their apiVersion's)."),
+        click.option("-n", "--namespace", default="default", show_default=True,
+                     help="Namespace of objects that have none, as kubectl sets it."),
+        click.option("--field-validation", type=click.Choice(["Strict", "Warn", "Ignore"]), default="Strict",
+                     show_default=True, help="Unknown and duplicate fields: errors, warnings, or ignored."),
+        click.option("--skip-unknown-kinds", is_flag=True, help="Skip objects whose kind no CRD defines."),
+        click.option("-v", "--verbose", is_flag=True, help="Also say which documents were skipped and why."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return output_options(func)
+
+
+@dataclass
+class Outcome:
+    """The results of a run: CRD lint results, object results, and notes for --verbose."""
+
+    crd_results: list
+    results: list
+    notes: list[str]
+
+
+def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
+                old_paths=(), validate: bool = True) -> Outcome:
+    """Read CRDs and objects and process every custom resource."""
+    from crdtool.engine.builtin import is_builtin
+    from crdtool.engine.lint import is_crd
+    from crdtool.engine.registry import Registry
+    from crdtool.engine.validate import Request, find_version, process, unknown_kind
+
+    docs = read_documents(paths)
+    registry = Registry()
+    for doc in read_documents(crd_paths) if crd_paths else []:
+        if is_crd(doc):
+            registry.add(doc)
+    for doc in docs:
+        if is_crd(doc):
+            registry.add(doc)
+    olds = read_documents(old_paths) if old_paths else []
+    request = Request(version=version, namespace=namespace, field_validation=field_validation)
+    results, notes = [], []
+    for doc in docs:
+        if is_crd(doc):
+            continue
+        where = f"{doc.source}#{doc.index}"
+        if is_builtin(doc.api_version):
+            notes.append(f"{where}: skipped {doc.api_version}, Kind={doc.kind}: a built-in kind")
+            continue
+        served = find_version(registry, doc, request)
+        if served is None:
+            if skip_unknown_kinds:
+                notes.append(f"{where}: skipped {doc.api_version}, Kind={doc.kind}: no CustomResourceDefinition")
+            else:
+                results.append(unknown_kind(doc, registry))
+            continue
+        old = _matching_old(olds, doc)
+        results.append(process(doc, served, request, old=old, validate=validate))
+    crd_results = [r for r in registry.lint_results if r.document.source in {d.source for d in docs}]
+    for r in crd_results:
+        r.field_validation = field_validation
+    return Outcome(crd_results, results, notes)
+
+
+def _matching_old(olds, doc):
+    """The stored object an update replaces: same kind, namespace and name (or the only one)."""
+    same = [o for o in olds if o.kind == doc.kind and o.name == doc.name]
+    if same:
+        return same[0]
+    return olds[0] if len(olds) == 1 else None

@@ -1,0 +1,38 @@
+"""`crdtool validate`: what would `kubectl apply` against a 1.36 cluster with these CRDs say?"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from crdtool.cli.common import EXIT_FINDINGS, EXIT_OK, guarded, resolve_output
+from crdtool.cli.emit import emit
+from crdtool.cli.resources import resource_options, run_objects
+
+
+@click.command("validate")
+@resource_options
+@click.option("--old", "old_paths", multiple=True, type=click.Path(exists=True),
+              help="The stored object(s): validate as an update over them (transition rules, ratcheting).")
+def command(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, verbose, output_format,
+            no_color, old_paths) -> None:
+    """Dry-run a create (or, with --old, an update) of every custom resource in PATHS:
+    pruning, defaulting, metadata, schema, list types — the apiserver's errors verbatim.
+    Exit 0 when all would be accepted, 1 when any would be rejected, 2 on unreadable input."""
+    fmt, color = resolve_output(output_format, no_color)
+
+    def run() -> int:
+        outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, old_paths)
+        results = [*outcome.crd_results, *outcome.results]
+        emit(results, fmt, color, _resource, "object", outcome.notes if verbose else None)
+        return EXIT_FINDINGS if any(not r.valid for r in results) else EXIT_OK
+
+    sys.exit(guarded(run))
+
+
+def _resource(result) -> str:
+    if result.kind == "CustomResourceDefinition":
+        return "customresourcedefinition.apiextensions.k8s.io"
+    group = (result.api_version or "").rpartition("/")[0]
+    return f"{(result.kind or '').lower()}.{group}"

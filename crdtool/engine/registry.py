@@ -1,0 +1,115 @@
+"""The CRDs a run knows: each linted once, each served version compiled once, found by
+group/version/kind as the apiserver's REST mapping finds them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from crdtool.engine.lint import decode_internal, is_crd, lint_document
+from crdtool.engine.results import Result
+from crdtool.load.document import Document
+
+
+@dataclass(eq=False)
+class ServedVersion:
+    """One version of a CRD, with its schema compiled on first use."""
+
+    crd_name: str
+    group: str
+    version: str
+    kind: str
+    plural: str
+    singular: str
+    namespaced: bool
+    served: bool
+    raw_schema: dict | None
+    subresources: dict
+
+    @cached_property
+    def structural(self) -> Any:
+        from crdtool.schema.structural import new_structural
+
+        return new_structural(self.raw_schema) if self.raw_schema is not None else None
+
+    @cached_property
+    def validator(self) -> Any:
+        from crdtool.schema.values import compile_schema
+
+        return compile_schema(self.raw_schema or {})
+
+    @property
+    def status_enabled(self) -> bool:
+        return self.subresources.get("status") is not None
+
+    @property
+    def scale(self) -> dict | None:
+        return self.subresources.get("scale")
+
+    @property
+    def qualified_kind(self) -> str:
+        """The kind as the apiserver's status texts name it: `CronTab.stable.example.com`."""
+        return f"{self.kind}.{self.group}"
+
+    @property
+    def resource(self) -> str:
+        """kubectl's resource name in `crontab.stable.example.com/x created`."""
+        return f"{self.kind.lower()}.{self.group}"
+
+
+@dataclass
+class Registry:
+    """Valid CRDs by (group, version, kind); invalid ones keep their lint Result."""
+
+    versions: dict[tuple[str, str, str], ServedVersion] = field(default_factory=dict)
+    kinds: dict[tuple[str, str], list[ServedVersion]] = field(default_factory=dict)
+    lint_results: list[Result] = field(default_factory=list)
+    rejected: dict[tuple[str, str], Result] = field(default_factory=dict)
+
+    def add(self, doc: Document) -> Result:
+        """Lint a CRD and, if the apiserver would accept it, register its versions."""
+        result = lint_document(doc)
+        self.lint_results.append(result)
+        decoded, _ = decode_internal(doc, create=False)
+        spec = ((decoded or {}).get("spec")) or {}
+        names = spec.get("names") or {}
+        group, kind = spec.get("group", ""), names.get("kind", "")
+        if result.status is not None or decoded is None:  # unknown fields alone do not stop its registration
+            self.rejected[(group, kind)] = result
+            return result
+        for v in _v1_versions(doc.data):
+            served = ServedVersion(
+                crd_name=result.name or "", group=group, version=v.get("name", ""), kind=kind,
+                plural=names.get("plural", ""), singular=names.get("singular", ""),
+                namespaced=spec.get("scope") == "Namespaced", served=bool(v.get("served")),
+                raw_schema=((v.get("schema") or {}).get("openAPIV3Schema")),
+                subresources=v.get("subresources") or {})
+            self.versions[(group, served.version, kind)] = served
+            self.kinds.setdefault((group, kind), []).append(served)
+        return result
+
+    def lookup(self, api_version: str, kind: str) -> ServedVersion | None:
+        group, _, version = api_version.rpartition("/")
+        found = self.versions.get((group, version, kind))
+        return found if found is not None and found.served else None
+
+    def version_of(self, group: str, kind: str, version: str) -> ServedVersion | None:
+        found = self.versions.get((group, version, kind))
+        return found if found is not None and found.served else None
+
+
+def _v1_versions(data: Any) -> list[dict]:
+    spec = data.get("spec") if isinstance(data, dict) else None
+    versions = spec.get("versions") if isinstance(spec, dict) else None
+    return [v for v in versions if isinstance(v, dict)] if isinstance(versions, list) else []
+
+
+def build_registry(docs: Iterable[Document]) -> Registry:
+    registry = Registry()
+    for doc in docs:
+        if is_crd(doc):
+            registry.add(doc)
+    return registry

@@ -44,15 +44,18 @@ def test_kubectl_format_prints_exactly_what_kubectl_prints() -> None:
         '* metadata.name: Invalid value: "crontab.stable.example.com": must be spec.names.plural+"."+spec.group\n'
         '* spec.scope: Unsupported value: "Namespace": supported values: "Cluster", "Namespaced"\n')
     ok = run("lint", "--format", "kubectl", CRONTAB)
-    assert ok.stdout == "customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com created (server dry run)\n"
+    assert ok.stdout == ("customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com "
+                         "created (server dry run)\n")
 
 
 def test_json_format_follows_the_contract() -> None:
     res = run("--format", "json", "lint", WRONG_NAME)
     out = json.loads(res.stdout)["results"][0]
     assert out["valid"] is False and out["kind"] == "CustomResourceDefinition"
-    assert out["status"].startswith('CustomResourceDefinition.apiextensions.k8s.io "crontab.stable.example.com" is invalid: [')
-    assert [(e["field"], e["line"], e["column"]) for e in out["errors"]] == [("metadata.name", 5, 3), ("spec.scope", 8, 3)]
+    assert out["status"].startswith(
+        'CustomResourceDefinition.apiextensions.k8s.io "crontab.stable.example.com" is invalid: [')
+    fields = [(e["field"], e["line"], e["column"]) for e in out["errors"]]
+    assert fields == [("metadata.name", 5, 3), ("spec.scope", 8, 3)]
 
 
 def test_folders_and_stdin() -> None:
@@ -115,7 +118,8 @@ def test_alias_bomb_exits_2() -> None:
 def test_a_real_process_and_help_without_heavy_imports() -> None:
     proc = subprocess.run([sys.executable, "-m", "crdtool", "lint", "--format", "kubectl", WRONG_NAME],
                           capture_output=True, text=True, check=False)
-    assert proc.returncode == 1 and proc.stderr.startswith('The CustomResourceDefinition "crontab.stable.example.com"')
+    assert proc.returncode == 1
+    assert proc.stderr.startswith('The CustomResourceDefinition "crontab.stable.example.com"')
     probe = ("import sys, runpy; sys.argv=['crdtool','--help']\n"
              "try:\n runpy.run_module('crdtool', run_name='__main__')\nexcept SystemExit: pass\n"
              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('jsonschema','cel_expr_python','rich','yaml')))")

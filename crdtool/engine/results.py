@@ -11,7 +11,6 @@ from crdtool.load.document import Document
 from crdtool.model.errors import FieldError
 from crdtool.model.path import Path
 
-
 _UNKNOWN_FIELD = re.compile(r'unknown field "(.*)"\Z', re.S)
 _PATH_STEP = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
 

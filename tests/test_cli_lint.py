@@ -122,6 +122,7 @@ def test_a_real_process_and_help_without_heavy_imports() -> None:
     assert proc.stderr.startswith('The CustomResourceDefinition "crontab.stable.example.com"')
     probe = ("import sys, runpy; sys.argv=['crdtool','--help']\n"
              "try:\n runpy.run_module('crdtool', run_name='__main__')\nexcept SystemExit: pass\n"
-             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('jsonschema','cel_expr_python','rich','yaml')))")
+             "heavy = ('jsonschema', 'cel_expr_python', 'rich', 'yaml')\n"
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False).stdout
     assert out.strip().endswith("[]"), out

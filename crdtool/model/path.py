@@ -7,30 +7,34 @@ gives the apiserver's text: `spec.versions[0].schema.openAPIV3Schema.properties[
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 Segment = str | int
 
 
-@dataclass(frozen=True, slots=True)
 class Path:
-    """An immutable field path.
+    """A field path, never changed once made.
 
     `segments` holds the JSON steps (str keys, int indices) of the document; `kinds`
     says how each is rendered: "f" a field (`.name`), "i" an index (`[0]`), "k" a
-    map key (`[name]`). Children are cheap to make: paths share nothing mutable.
+    map key (`[name]`). Children are cheap to make: paths share nothing mutable, and a
+    plain slotted class keeps construction fast (the schema walks make millions).
     """
 
-    segments: tuple[Segment, ...] = ()
-    kinds: str = ""
+    __slots__ = ("segments", "kinds")
+
+    def __init__(self, segments: tuple[Segment, ...] = (), kinds: str = "") -> None:
+        self.segments = segments
+        self.kinds = kinds
 
     @classmethod
     def root(cls, *names: str) -> Path:
         """A path of plain fields, e.g. `Path.root("spec", "versions")`."""
-        return cls(tuple(names), "f" * len(names))
+        return cls(names, "f" * len(names))
 
     def child(self, name: str, *more: str) -> Path:
         """The field `name` (and further fields) under this path."""
+        if not more:
+            return Path(self.segments + (name,), self.kinds + "f")
         names = (name, *more)
         return Path(self.segments + names, self.kinds + "f" * len(names))
 
@@ -52,6 +56,15 @@ class Path:
             else:
                 out.append(f"[{seg}]")
         return "".join(out)
+
+    def __repr__(self) -> str:
+        return f"Path({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Path) and self.segments == other.segments and self.kinds == other.kinds
+
+    def __hash__(self) -> int:
+        return hash((self.segments, self.kinds))
 
     def __truediv__(self, name: str) -> Path:
         return self.child(name)

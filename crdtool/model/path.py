@@ -7,7 +7,6 @@ gives the apiserver's text: `spec.versions[0].schema.openAPIV3Schema.properties[
 
 from __future__ import annotations
 
-
 Segment = str | int
 
 

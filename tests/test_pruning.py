@@ -1,0 +1,155 @@
+"""Pruning of custom resources (crdtool.schema.pruning) against the apiserver's answers: the synthetic
+conformance cases inline, then every case of prune.jsonl and the unknown fields of validate.jsonl."""
+
+from __future__ import annotations
+
+from conformance_cases import document_for, load_cases, requires_shared
+
+from crdtool.schema.defaulting import json_copy
+from crdtool.schema.pruning import prune, prune_non_nullable_nulls
+from crdtool.schema.structural import new_structural
+
+
+def obj(**props) -> dict:
+    return {"type": "object", "properties": props}
+
+
+def widget(**fields) -> dict:
+    return {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w1"}, **fields}
+
+
+def test_unknown_fields_at_several_depths_sorted():
+    # prune/synthetic/strict/unknown-at-depth
+    schema = new_structural(obj(spec=obj(v=obj(a=obj(b={"type": "array", "items": obj(c={"type": "string"})})))))
+    o = widget(spec={"v": {"a": {"b": [{"c": "x", "d": 1}], "e": 2}, "f": 3}, "g": 4}, h=5)
+    result = prune(o, schema)
+    assert result.pruned == ["h", "spec.g", "spec.v.a.b[0].d", "spec.v.a.e", "spec.v.f"]
+    assert result.unknown_fields[:2] == ['unknown field "h"', 'unknown field "spec.g"']
+    assert o == widget(spec={"v": {"a": {"b": [{"c": "x"}]}}})
+
+
+def test_preserve_unknown_fields_keeps_unknown_and_prunes_specified():
+    # prune/seed/pruning/json-partial
+    schema = new_structural(obj(json={"x-kubernetes-preserve-unknown-fields": True, "type": "object",
+                                      "properties": {"spec": obj(foo={"type": "string"}, bar={"type": "string"})}}))
+    o = widget(json={"spec": {"foo": "abc", "bar": "def", "something": "x"}, "status": {"something": "x"}})
+    assert prune(o, schema).pruned == ["json.spec.something"]
+    assert o["json"] == {"spec": {"foo": "abc", "bar": "def"}, "status": {"something": "x"}}
+
+
+def test_additional_properties_values_pruned_with_dotted_keys():
+    # validate/synthetic/strict/unknown-in-additionalProperties, prune-default/defaults-in-additionalProperties
+    schema = new_structural(obj(spec=obj(m={"type": "object",
+                                            "additionalProperties": obj(x={"type": "string", "default": "y"})})))
+    o = widget(spec={"m": {"k1": {}, "k2": {"x": "z", "junk": 1}}})
+    assert prune(o, schema).unknown_fields == ['unknown field "spec.m.k2.junk"']
+    assert o["spec"] == {"m": {"k1": {}, "k2": {"x": "z"}}}
+
+
+def test_root_keeps_type_meta_and_prunes_metadata_to_object_meta_first():
+    # prune/synthetic/prune-default/metadata-pruning: ['metadata.bogus', 'other', 'status']
+    schema = new_structural(obj(spec={"type": "object"}))
+    o = {"apiVersion": "example.com/v1", "kind": "Widget", "other": 1, "status": {},
+         "metadata": {"name": "w1", "bogus": True, "Labels": {},
+                      "ownerReferences": [{"apiVersion": "v1", "kind": "K", "name": "n", "uid": "u", "x": 1}]}}
+    result = prune(o, schema)
+    assert result.pruned == ["metadata.Labels", "metadata.bogus", "metadata.ownerReferences[0].x", "other", "status"]
+    assert o == {"apiVersion": "example.com/v1", "kind": "Widget",
+                 "metadata": {"name": "w1", "ownerReferences": [{"apiVersion": "v1", "kind": "K", "name": "n",
+                                                                 "uid": "u"}]}}
+
+
+def test_embedded_resource_metadata_pruned_after_the_schema_paths():
+    # validate/synthetic/embedded/metadata-unknown-field: spec.v.metadata.junk
+    embedded = {"type": "object", "x-kubernetes-embedded-resource": True, "x-kubernetes-preserve-unknown-fields": True}
+    schema = new_structural(obj(spec=obj(v=embedded, m={"type": "object", "additionalProperties": embedded}),
+                                z={"type": "string"}))
+    o = widget(spec={"v": {"apiVersion": "v1", "kind": "K", "metadata": {"name": "n", "junk": 1}, "free": 1},
+                     "m": {"k1": {"metadata": {"junk": 2}}}, "y": 1})
+    result = prune(o, schema)
+    # field.Path renders the map key in brackets for the metadata found by the coercion
+    assert result.pruned == ["spec.y", "spec.m[k1].metadata.junk", "spec.v.metadata.junk"]
+    assert o["spec"] == {"v": {"apiVersion": "v1", "kind": "K", "metadata": {"name": "n"}, "free": 1},
+                         "m": {"k1": {"metadata": {}}}}
+
+
+def test_not_a_resource_root_drops_type_meta_silently():
+    schema = new_structural(obj(spec={"type": "object"}))
+    o = {"apiVersion": "v1", "kind": "K", "metadata": {"x": 1}, "spec": {}, "other": 1}
+    assert prune(o, schema, is_resource_root=False).pruned == ["other"]
+    assert o == {"spec": {}}
+
+
+def test_nulls_of_non_nullable_fields_without_default_removed():
+    # prune/seed/defaulting/nullable
+    schema = new_structural(obj(spec=obj(foo={"type": "string", "nullable": False, "default": "default"},
+                                         bar={"type": "string", "nullable": True}, baz={"type": "string"},
+                                         l={"type": "array", "items": {"type": "string"}})))
+    o = widget(spec={"foo": None, "bar": None, "baz": None, "l": [None]})
+    assert prune(o, schema).pruned == []
+    assert o["spec"] == {"foo": None, "bar": None, "l": [None]}
+    again = {"spec": {"baz": None}}
+    prune_non_nullable_nulls(again, schema)
+    assert again == {"spec": {}}
+
+
+def test_no_schema_prunes_all_but_type_meta():
+    o = widget(spec={"a": 1})
+    assert prune(o, None).pruned == ["spec"]
+    assert o == widget()
+
+
+# ------------------------------------------------------------------ the conformance cases
+
+_SCHEMAS: dict[tuple[str, str], object] = {}
+
+
+def case_input(case: dict) -> tuple[dict, object]:
+    """The object of a validate/prune/default case and the structural schema of its version, as the
+    scorer builds them (the case's mutations apply to the object, never to the CRD)."""
+    version = case.get("version") or case["expected"].get("version")
+    key = (repr(case["crd"]), version)
+    if key not in _SCHEMAS:
+        spec = document_for(case["crd"], case, "crd").data["spec"]
+        raw = None
+        for v in spec.get("versions") or []:
+            if v.get("name") == version:
+                raw = (v.get("schema") or {}).get("openAPIV3Schema")
+        if raw is None:
+            raw = (spec.get("validation") or {}).get("openAPIV3Schema")
+        _SCHEMAS[key] = new_structural(raw)
+    return document_for(case["object"], case, "obj").data, _SCHEMAS[key]
+
+
+def _without_metadata(o: dict) -> dict:
+    """The object without its metadata: the typed round trip of known metadata fields is resource_meta's."""
+    return {k: v for k, v in o.items() if k != "metadata"}
+
+
+@requires_shared
+def test_prune_cases():
+    failures = []
+    for case in load_cases("prune"):
+        data, schema = case_input(case)
+        o = json_copy(data)
+        result = prune(o, schema)
+        expected = case["expected"]
+        if sorted(result.pruned) != sorted(expected["pruned"]) or \
+                _without_metadata(o) != _without_metadata(expected["object"]):
+            failures.append(case["id"])
+    assert failures == []
+
+
+@requires_shared
+def test_validate_cases_unknown_fields():
+    failures = []
+    for case in load_cases("validate"):
+        expected = case["expected"]
+        if "coerceError" in expected or "decodeError" in expected:
+            continue
+        data, schema = case_input(case)
+        result = prune(json_copy(data), schema)
+        warnings = [w for w in expected["fieldValidationWarnings"] if w.startswith("unknown field")]
+        if sorted(result.pruned) != sorted(expected["pruned"]) or sorted(result.unknown_fields) != sorted(warnings):
+            failures.append(case["id"])
+    assert failures == []

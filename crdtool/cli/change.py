@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from typing import Any
 
 import click
@@ -14,8 +13,8 @@ from crdtool.cli.common import EXIT_FINDINGS, EXIT_OK, console, guarded, resolve
 from crdtool.cli.resources import resource_options, run_objects
 
 
-def change_command(name: str, summary: str, transform: Callable[[Any, Any], list[str]]) -> click.Command:
-    """A subcommand applying `transform(obj, structural) -> changed paths` to each object."""
+def change_command(name: str, summary: str) -> click.Command:
+    """The subcommand running the engine's step `name` ("prune" or "default") on each object."""
 
     @click.command(name, help=summary)
     @resource_options
@@ -27,16 +26,9 @@ def change_command(name: str, summary: str, transform: Callable[[Any, Any], list
         fmt, color = resolve_output(output_format, no_color)
 
         def run() -> int:
-            from crdtool.engine.validate import json_copy
-
             outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
-                                  validate=False)
-            changes = []
-            for r in outcome.results:
-                served = r.object is not None
-                after = json_copy(r.document.data)
-                changed = transform(after, _structural(r)) if served else []
-                changes.append((r, after, changed))
+                                  op=name)
+            changes = [(r, r.object, r.pruned if name == "prune" else r.defaulted) for r in outcome.results]
             if fmt == "json":
                 from crdtool.report import jsonout
 
@@ -55,12 +47,11 @@ def change_command(name: str, summary: str, transform: Callable[[Any, Any], list
     return command
 
 
-def _structural(result) -> Any:
-    return result.crd_version.structural if result.crd_version is not None else None
-
-
 def _print_objects(objects: list, output: str) -> None:
     if output == "json":
+        from crdtool.model.gofmt import go_json_data
+
+        objects = go_json_data(objects)
         sys.stdout.write(json.dumps(objects[0] if len(objects) == 1 else {"apiVersion": "v1", "kind": "List",
                                                                           "items": objects}, indent=2) + "\n")
         return

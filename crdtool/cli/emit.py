@@ -22,7 +22,7 @@ def emit(results: list[Result], fmt: str, color: bool, resource_of: Callable[[Re
 
         for r in results:
             if r.field_validation == "Warn":
-                r.warnings = [*r.strict_decoding_errors, *r.field_validation_warnings, *r.warnings]
+                r.warnings = [*r.strict_findings, *r.warnings]
             sys.stderr.write(kubectl.warnings_text(r))
             if r.valid:
                 sys.stdout.write(kubectl.success_text(r, resource_of(r)))

@@ -32,8 +32,6 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], field_validation
         results = lint(docs, old_docs)
         for r in results:
             r.field_validation = field_validation
-            if field_validation == "Ignore":
-                r.strict_decoding_errors = []
         emit(results, fmt, color, lambda r: "customresourcedefinition.apiextensions.k8s.io",
              "CustomResourceDefinition")
         return EXIT_FINDINGS if any(not r.valid for r in results) else EXIT_OK

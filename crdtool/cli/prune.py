@@ -4,16 +4,8 @@ from __future__ import annotations
 
 from crdtool.cli.change import change_command
 
-
-def _prune(obj, structural) -> list[str]:
-    from crdtool.schema.pruning import prune
-
-    return prune(obj, structural).pruned if structural is not None else []
-
-
 command = change_command(
     "prune",
     "Show what pruning removes from every custom resource in PATHS (fields their CRD's schema does not "
     "know), print the pruned objects (-o yaml|json), or remove them from the files (--write).",
-    _prune,
 )

@@ -20,8 +20,9 @@ def resource_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="CRD files or folders (repeatable); CRDs among the inputs are used too."),
         click.option("--version", "version", default=None,
                      help="Process objects as this version of their CRD (default: their apiVersion's)."),
-        click.option("-n", "--namespace", default="default", show_default=True,
-                     help="Namespace of objects that have none, as kubectl sets it."),
+        click.option("-n", "--namespace", default=None,
+                     help="The request's namespace, as kubectl's: objects without one get it (default: "
+                          "default), objects in another are refused."),
         click.option("--field-validation", type=click.Choice(["Strict", "Warn", "Ignore"]), default="Strict",
                      show_default=True, help="Unknown and duplicate fields: errors, warnings, or ignored."),
         click.option("--skip-unknown-kinds", is_flag=True, help="Skip objects whose kind no CRD defines."),
@@ -42,8 +43,8 @@ class Outcome:
 
 
 def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
-                old_paths=(), validate: bool = True) -> Outcome:
-    """Read CRDs and objects and process every custom resource."""
+                old_paths=(), op: str = "validate") -> Outcome:
+    """Read CRDs and objects and run every custom resource through the engine's `op`."""
     from crdtool.engine.builtin import is_builtin
     from crdtool.engine.lint import is_crd
     from crdtool.engine.registry import Registry
@@ -75,7 +76,7 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
                 results.append(unknown_kind(doc, registry))
             continue
         old = _matching_old(olds, doc)
-        results.append(process(doc, served, request, old=old, validate=validate))
+        results.append(process(doc, served, request, old=old, op=op))
     crd_results = [r for r in registry.lint_results if r.document.source in {d.source for d in docs}]
     for r in crd_results:
         r.field_validation = field_validation

@@ -41,6 +41,20 @@ class ServedVersion:
 
         return compile_schema(self.raw_schema or {})
 
+    @cached_property
+    def context(self) -> Any:
+        """What the create and update strategies know of this version (list types prepared once)."""
+        from crdtool.schema.resource_validation import ResourceContext, ScaleSubresource
+
+        scale = self.scale
+        return ResourceContext(
+            group=self.group, version=self.version, kind=self.kind, plural=self.plural,
+            namespaced=self.namespaced, structural=self.structural, validator=self.validator,
+            status_enabled=self.status_enabled,
+            scale=None if scale is None else ScaleSubresource(
+                scale.get("specReplicasPath", ""), scale.get("statusReplicasPath", ""),
+                scale.get("labelSelectorPath")))
+
     @property
     def status_enabled(self) -> bool:
         return self.subresources.get("status") is not None

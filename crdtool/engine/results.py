@@ -53,13 +53,24 @@ class Result:
     status_kind: str | None = None
     #: The CRD version the object was processed with (engine.registry.ServedVersion), if any.
     crd_version: Any = None
+    #: An error kubectl itself raises before sending the object (metadata it cannot decode).
+    client_error: str | None = None
     #: The request's fieldValidation: Strict (kubectl's default) refuses unknown and duplicate fields.
     field_validation: str = "Strict"
 
     @property
+    def strict_findings(self) -> list[str]:
+        """The duplicate and unknown fields, each once, that the request's fieldValidation reports
+        (as errors under Strict, warnings under Warn; none under Ignore)."""
+        if self.field_validation == "Ignore":
+            return []
+        dups = self.strict_decoding_errors
+        return [*dups, *(w for w in self.field_validation_warnings if w not in dups)]
+
+    @property
     def strict_status(self) -> str | None:
         """The 400 answer to strict decoding findings under fieldValidation=Strict, else None."""
-        findings = [*self.strict_decoding_errors, *self.field_validation_warnings]
+        findings = self.strict_findings
         if self.field_validation != "Strict" or not findings or self.reason == "BadRequest":
             return None
         version = (self.api_version or "").rpartition("/")[2]

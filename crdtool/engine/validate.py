@@ -1,29 +1,37 @@
 """`validate`, `prune` and `default`: what the apiserver does with a custom resource on a
 create (or an update over a stored object), in its order:
 
-decode (duplicate fields are strict-decoding findings; metadata that cannot be decoded is
-a 400) -> prune unknown fields (reported as unknown-field warnings, refused under
-fieldValidation=Strict) -> apply defaults -> the create/update strategy's validation
-(metadata, schema values, embedded resources, list types, then CEL rules).
+decode (duplicate fields are strict-decoding findings) -> prune unknown fields (reported
+as unknown-field warnings, refused under fieldValidation=Strict) -> decode the metadata
+(what cannot be decoded is a 400) -> apply defaults -> the namespace check -> the
+create/update strategy's validation (metadata, schema values, embedded resources, list
+types, then CEL rules).
+
+`prune` and `default` are single steps of it: the object pruned (nothing else), or the
+object defaulted as given (nothing pruned).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from crdtool.engine.registry import Registry, ServedVersion
 from crdtool.engine.results import Result
-from crdtool.load.document import Document
+from crdtool.load.document import Document, InputError
 from crdtool.model.errors import aggregate_message
+
+Operation = Literal["validate", "prune", "default"]
 
 
 @dataclass(frozen=True)
 class Request:
-    """What the user asked for: the version to validate against, kubectl's namespace, fieldValidation."""
+    """What the user asked for: the version to validate against, the namespace of the request
+    (None: the object's own, else `default`, as kubectl sends it), fieldValidation."""
 
     version: str | None = None
-    namespace: str = "default"
+    namespace: str | None = None
     field_validation: str = "Strict"
 
 
@@ -46,67 +54,88 @@ def find_version(registry: Registry, doc: Document, request: Request) -> ServedV
     return registry.lookup(api_version, kind)
 
 
-def _context(served: ServedVersion):
-    from crdtool.schema.resource_validation import ResourceContext
-
-    return ResourceContext(group=served.group, version=served.version, kind=served.kind, plural=served.plural,
-                           namespaced=served.namespaced, structural=served.structural,
-                           validator=served.validator, status_enabled=served.status_enabled,
-                           scale=served.scale)
-
-
-def _prepare(doc: Document, served: ServedVersion, request: Request, result: Result) -> dict | None:
-    """Decode, prune and default an object; None when the apiserver refuses it with a 400."""
+def _decode(doc: Document, served: ServedVersion, request: Request, result: Result, op: Operation) -> dict | None:
+    """The object after the steps of `op`; None when the apiserver refuses it with a 400."""
     from crdtool.schema import defaulting, pruning, resource_meta
 
     obj = json_copy(doc.data)
-    if served.namespaced:
-        meta = obj.get("metadata")
-        if isinstance(meta, dict) and not meta.get("namespace"):
-            meta["namespace"] = request.namespace
-    if request.version:
-        obj["apiVersion"] = f"{served.group}/{served.version}"
     duplicate = doc.strict_duplicate_error()
     if duplicate:
         result.strict_decoding_errors.append(duplicate)
+    if op == "default":
+        result.defaulted = defaulting.apply_defaults(obj, served.structural)
+        return obj
+    pruned = pruning.prune(obj, served.structural)
+    result.pruned = pruned.pruned
+    result.field_validation_warnings = result.strict_decoding_errors + pruned.unknown_fields
+    if request.version and op == "validate":  # validated as that version (prune leaves the file's own)
+        obj["apiVersion"] = f"{served.group}/{served.version}"
+    try:  # kubectl decodes the root metadata itself before sending (and the apiserver again)
+        if "metadata" in obj:
+            resource_meta.decode_object_meta(obj["metadata"])
+    except resource_meta.MetaDecodeError as err:
+        result.client_error = _client_decode_error(str(err))
     problem = resource_meta.coerce_metadata(obj, served.structural, served.kind, served.version)
     if problem is not None:
-        result.status = f'{served.kind} in version "{served.version}" cannot be handled as a {served.kind}: {problem}'
+        result.status = resource_meta.handling_error(served.kind, served.version, problem)
         result.reason = "BadRequest"
+        result.pruned, result.field_validation_warnings = [], []  # the 400 comes before any field is reported
         return None
-    if served.structural is not None:
-        pruned = pruning.prune(obj, served.structural)
-        result.pruned = pruned.pruned
-        result.field_validation_warnings = pruned.unknown_fields
+    if op == "validate":
         result.defaulted = defaulting.apply_defaults(obj, served.structural)
     return obj
 
 
+def _client_decode_error(problem: str) -> str:
+    """kubectl's text for root metadata it cannot decode: its Go error names the field from the
+    object's top (`ObjectMeta.metadata.labels`) where the apiserver's starts at ObjectMeta."""
+    return re.sub(r"(Go struct field \w+\.)", r"\1metadata.", problem, count=1)
+
+
+def _in_namespace(obj: dict, served: ServedVersion, request: Request) -> dict:
+    """The object as the strategy sees it: a namespaced object without a namespace gets the
+    request's (the reported object stays as the user wrote it)."""
+    meta = obj.get("metadata")
+    if meta is None:
+        meta = {}
+    if not served.namespaced or not isinstance(meta, dict) or meta.get("namespace"):
+        return obj
+    return {**obj, "metadata": {**meta, "namespace": request.namespace or "default"}}
+
+
 def process(doc: Document, served: ServedVersion, request: Request, old: Document | None = None,
-            validate: bool = True) -> Result:
-    """One custom resource through the apiserver's pipeline."""
+            op: Operation = "validate") -> Result:
+    """One custom resource through the apiserver's pipeline (or through the one step `op` names)."""
     from crdtool.schema import resource_validation
 
     result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version,
                     version=served.version, status_kind=served.kind, field_validation=request.field_validation,
                     crd_version=served)
-    obj = _prepare(doc, served, request, result)
+    obj = _decode(doc, served, request, result, op)
     if obj is None:
         return result
     result.object = obj
     meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
-    result.namespace = meta.get("namespace")
-    if not validate:
+    result.namespace = meta.get("namespace") or (request.namespace or "default" if served.namespaced else None)
+    if op != "validate":
         return result
-    ctx = _context(served)
+    if request.namespace:
+        mismatch = resource_validation.namespace_mismatch(obj, request.namespace, served.namespaced)
+        if mismatch:
+            result.status, result.reason = mismatch, "BadRequest"
+            return result
+    ctx = served.context
     if old is not None:
         old_result = Result(document=old, kind=old.kind, name=old.name)
-        old_obj = _prepare(old, served, request, old_result)
+        old_obj = _decode(old, served, request, old_result, "validate")
         if old_obj is None:
-            raise ValueError(f"the stored object {old.source} cannot be decoded: {old_result.status}")
-        errors, warnings = resource_validation.validate_update(obj, old_obj, ctx)
+            line = old.locate(())
+            raise InputError(old.source, f"error: the stored object cannot be decoded: {old_result.status}",
+                             *(line or ()))
+        errors, warnings = resource_validation.validate_update(
+            _in_namespace(obj, served, request), _in_namespace(old_obj, served, request), ctx)
     else:
-        errors, warnings = resource_validation.validate_create(obj, ctx)
+        errors, warnings = resource_validation.validate_create(_in_namespace(obj, served, request), ctx)
     result.errors = errors
     result.warnings = warnings
     if errors:
@@ -120,7 +149,11 @@ def unknown_kind(doc: Document, registry: Registry) -> Result:
     result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version, status_kind=doc.kind)
     group = (doc.api_version or "").rpartition("/")[0]
     rejected = registry.rejected.get((group, doc.kind or ""))
-    if rejected is not None:
+    unserved = registry.versions.get((group, (doc.api_version or "").rpartition("/")[2], doc.kind or ""))
+    if unserved is not None:
+        result.status = (f"the CustomResourceDefinition {unserved.crd_name} does not serve {doc.api_version} "
+                         "(served: false)")
+    elif rejected is not None:
         result.status = (f"the CustomResourceDefinition {rejected.name} for {doc.api_version}, Kind={doc.kind} "
                          "would be rejected, so its objects cannot be validated")
     else:

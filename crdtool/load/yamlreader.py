@@ -180,8 +180,8 @@ def construct(root: Node, duplicates: list[tuple[int, str]], line_offset: int = 
                     mark = key_node.start_mark
                     raise YAMLInputError("a mapping key must be a string, number or boolean",
                                          mark.line + 1, mark.column + 1)
-                if key in mapping:
-                    duplicates.append((key_node.start_mark.line + 1 - line_offset, key))
+                if key in mapping:  # go-yaml v2 names the line of the value that would be set
+                    duplicates.append((value_node.start_mark.line + 1 - line_offset, key))
                 mapping[key] = None
                 pending.append((value_node, mapping, key, depth + 1))
             stack.extend(reversed(pending))

@@ -11,6 +11,9 @@ from typing import Any
 from crdtool.model.gofmt import go_json, go_quote, go_value
 from crdtool.model.path import Path
 
+#: rest.BeforeCreate/BeforeUpdate's 400 for an object whose namespace is not the request's.
+NAMESPACE_MISMATCH = "the namespace of the provided object does not match the namespace sent on the request"
+
 
 class ErrorType(enum.Enum):
     """field.ErrorType: the machine name and the text it renders as."""

@@ -107,6 +107,22 @@ def go_json_float(f: float) -> str:
     return sign + _fixed(digits, dp)
 
 
+def go_json_data(value: Any) -> Any:
+    """JSON data whose floats read back as encoding/json writes them.
+
+    Go writes an integral float64 below 1e21 without a fraction or exponent
+    (9223372036854775807 read as a float is written 9223372036854776000), so such a
+    float becomes the int of those digits; Python's json would write 9.223372036854776e+18.
+    """
+    if isinstance(value, dict):
+        return {k: go_json_data(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [go_json_data(v) for v in value]
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
+        return int(go_json_float(value))
+    return value
+
+
 def go_value(v: Any) -> str:
     """`%v` of a scalar as field errors print numbers and booleans."""
     if isinstance(v, bool):

@@ -7,7 +7,7 @@ from typing import Any
 
 from crdtool.engine.results import Result
 from crdtool.model.errors import FieldError
-from crdtool.model.gofmt import GoStruct
+from crdtool.model.gofmt import GoStruct, go_json_data
 
 
 def _plain(value: Any) -> Any:
@@ -19,7 +19,7 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if value is None or isinstance(value, (str, int, float, bool)):
-        return value
+        return go_json_data(value)
     return None
 
 
@@ -54,7 +54,7 @@ def result_json(result: Result) -> dict[str, Any]:
         "errors": [error_json(result, e) for e in result.errors],
         "status": result.status,
         "warnings": result.warnings,
-        "object": result.object,
+        "object": go_json_data(result.object),
         "pruned": result.pruned,
         "defaulted": result.defaulted,
         "strictDecodingErrors": result.strict_decoding_errors,

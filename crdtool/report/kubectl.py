@@ -8,6 +8,7 @@ An Invalid (422) answer is printed from the status causes, deduplicated, one per
 from __future__ import annotations
 
 from crdtool.engine.results import Result
+from crdtool.model.errors import NAMESPACE_MISMATCH
 from crdtool.model.gofmt import go_quote
 
 
@@ -28,14 +29,28 @@ def invalid_text(result: Result) -> str:
     return f"{head}: \n" + "".join(f"* {c}\n" for c in causes)
 
 
+#: What Go's URL encoding leaves as it is in a path segment; kubectl escapes anything else in the
+#: namespace of the request path, and the apiserver then sees a namespace other than the object's.
+_PATH_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~$&+,:;=@")
+
+
+def _escaped_in_path(namespace: str) -> bool:
+    return not set(namespace) <= _PATH_SAFE
+
+
 def error_text(result: Result, verb: str = "creating") -> str:
     """What kubectl writes to stderr for a refused document ('' when accepted)."""
     if result.valid:
         return ""
     source = result.document.source
+    if result.client_error is not None:
+        return f"error: unable to decode {go_quote(source)}: {result.client_error}\n"
     strict = result.strict_status
     if strict is not None:
         return f"Error from server (BadRequest): error when {verb} {go_quote(source)}: {strict}\n"
+    served = result.crd_version
+    if served is not None and served.namespaced and result.namespace and _escaped_in_path(result.namespace):
+        return f"Error from server (BadRequest): error when {verb} {go_quote(source)}: {NAMESPACE_MISMATCH}\n"
     if result.reason == "Invalid":
         return invalid_text(result)
     if result.reason == "NotFound":

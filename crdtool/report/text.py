@@ -52,7 +52,7 @@ def _finding(console: Console, severity: str, where: str, message: str, snippet:
 def render_result(console: Console, result: Result, kubectl_stderr: Callable[[Result], str]) -> None:
     """All findings of one document, then kubectl's text if the apiserver would refuse it."""
     doc_position = result.document.locate(())
-    for w in result.strict_decoding_errors:
+    for w in result.strict_findings:
         severity = "error" if result.field_validation == "Strict" else "warning"
         position = result.strict_position(w)
         _finding(console, severity, _where(result, position), f"strict decoding: {w}", _snippet(result, position))
@@ -73,7 +73,7 @@ def render_result(console: Console, result: Result, kubectl_stderr: Callable[[Re
 def render(console: Console, results: list[Result], label: Callable[[Result], str]) -> None:
     """Every result; accepted documents get one line saying so."""
     for result in results:
-        if result.valid and not result.warnings and not result.strict_decoding_errors:
+        if result.valid and not result.warnings and not result.strict_findings:
             console.print(f"[green]ok[/] {escape(label(result))}", highlight=False)
             continue
         render_result(console, result, kubectl.error_text)

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from crdtool.model.errors import ErrorType, FieldError
+from crdtool.model.errors import NAMESPACE_MISMATCH, ErrorType, FieldError
 from crdtool.model.gofmt import go_quote, go_value
 from crdtool.model.path import Path
 from crdtool.schema.listtypes import ListTypes
@@ -146,7 +146,7 @@ def namespace_mismatch(obj: dict, request_namespace: str, namespaced: bool) -> s
     """BeforeCreate/BeforeUpdate's 400 for a namespaced object whose namespace is not the request's."""
     namespace = (obj.get("metadata") or {}).get("namespace") or ""
     if namespaced and namespace and request_namespace and namespace != request_namespace:
-        return "the namespace of the provided object does not match the namespace sent on the request"
+        return NAMESPACE_MISMATCH
     return None
 
 

@@ -11,6 +11,7 @@ import click
 
 from crdtool.cli.common import EXIT_FINDINGS, EXIT_OK, console, guarded, resolve_output
 from crdtool.cli.resources import resource_options, run_objects
+from crdtool.load.document import InputError
 
 
 def change_command(name: str, summary: str) -> click.Command:
@@ -28,13 +29,13 @@ def change_command(name: str, summary: str) -> click.Command:
         def run() -> int:
             outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
                                   op=name)
-            changes = [(r, r.object, r.pruned if name == "prune" else r.defaulted) for r in outcome.results]
+            changes = [(r, _edited(name, r), r.pruned if name == "prune" else r.defaulted) for r in outcome.results]
             if fmt == "json":
                 from crdtool.report import jsonout
 
                 sys.stdout.write(jsonout.render([r for r, _, _ in changes]))
             elif output in ("yaml", "json"):
-                _print_objects([after for r, after, _ in changes if r.object is not None], output)
+                _print_objects([r.object for r in outcome.results if r.object is not None], output)
             else:
                 _print_diffs(changes, color, outcome.notes if verbose else [])
             if write:
@@ -47,13 +48,39 @@ def change_command(name: str, summary: str) -> click.Command:
     return command
 
 
+def _edited(name: str, result) -> Any:
+    """The input as the diff and --write change it: only what the step removes or adds. (The
+    apiserver's object, `result.object`, also has its metadata rewritten by ObjectMeta's round trip,
+    e.g. an ownerReference's missing uid written as "": not an edit to make in a user's file.)"""
+    if name != "prune" or result.object is None:
+        return result.object
+    from crdtool.engine.validate import json_copy
+    from crdtool.schema.pruning import prune
+
+    edited = json_copy(result.document.data)
+    prune(edited, result.crd_version.structural)
+    return edited
+
+
+def _shallower_than(value: Any, limit: int) -> bool:
+    level, depth = [value], 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return False
+        level = [v for x in level for v in (x.values() if isinstance(x, dict) else x if isinstance(x, list) else ())]
+    return True
+
+
 def _print_objects(objects: list, output: str) -> None:
     if output == "json":
         from crdtool.model.gofmt import go_json_data
 
         objects = go_json_data(objects)
-        sys.stdout.write(json.dumps(objects[0] if len(objects) == 1 else {"apiVersion": "v1", "kind": "List",
-                                                                          "items": objects}, indent=2) + "\n")
+        value = objects[0] if len(objects) == 1 else {"apiVersion": "v1", "kind": "List", "items": objects}
+        # json's indenting encoder is pure Python and quadratic in the depth: deep objects come out compact
+        indent = 2 if _shallower_than(value, 200) else None
+        sys.stdout.write(json.dumps(value, indent=indent, ensure_ascii=False) + "\n")
         return
     from crdtool.report.diff import to_yaml
 
@@ -87,5 +114,9 @@ def _write(changes) -> None:
         if changed and r.document.item is None:
             by_file.setdefault(r.document.source, {})[r.document.index] = after
     for path, targets in by_file.items():
-        if rewrite(path, targets):
+        try:
+            changed = rewrite(path, targets)
+        except OSError as err:
+            raise InputError(path, f"cannot rewrite the file (left as it was): {err.strerror or err}") from err
+        if changed:
             click.echo(f"rewrote {path}", err=True)

@@ -10,8 +10,9 @@ from crdtool.engine.results import Result
 
 
 def emit(results: list[Result], fmt: str, color: bool, resource_of: Callable[[Result], str], noun: str,
-         notes: list[str] | None = None) -> None:
-    """Print results as text (default), JSON, or exactly what kubectl prints."""
+         notes: list[str] | None = None, counted: list[tuple[list[Result], str]] | None = None) -> None:
+    """Print results as text (default), JSON, or exactly what kubectl prints. The text ends with a
+    count of accepted `noun`s, or one count per (results, noun) of `counted`."""
     if fmt == "json":
         from crdtool.report import jsonout
 
@@ -35,4 +36,5 @@ def emit(results: list[Result], fmt: str, color: bool, resource_of: Callable[[Re
     for note in notes or []:
         out.print(f"[cyan]note[/]: {note}", highlight=False, markup=True)
     text.render(out, results, lambda r: f"{r.document.source}: {r.kind} {r.name}")
-    text.summary(out, results, noun)
+    for group, group_noun in counted or [(results, noun)]:
+        text.summary(out, group, group_noun)

@@ -3,6 +3,7 @@ and running each object through the engine."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -52,11 +53,12 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
 
     docs = read_documents(paths)
     registry = Registry()
-    for doc in read_documents(crd_paths) if crd_paths else []:
-        if is_crd(doc):
-            registry.add(doc)
-    for doc in docs:
-        if is_crd(doc):
+    named = read_documents(crd_paths) if crd_paths else []
+    seen: set[tuple[str, int, int | None]] = set()
+    for doc in [*named, *docs]:  # a file both named by -c and among the inputs is read once
+        key = (os.path.realpath(doc.source), doc.index, doc.item)
+        if is_crd(doc) and key not in seen:
+            seen.add(key)
             registry.add(doc)
     olds = read_documents(old_paths) if old_paths else []
     request = Request(version=version, namespace=namespace, field_validation=field_validation)
@@ -77,7 +79,8 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
             continue
         old = _matching_old(olds, doc)
         results.append(process(doc, served, request, old=old, op=op))
-    crd_results = [r for r in registry.lint_results if r.document.source in {d.source for d in docs}]
+    inputs = {os.path.realpath(d.source) for d in docs}
+    crd_results = [r for r in registry.lint_results if os.path.realpath(r.document.source) in inputs]
     for r in crd_results:
         r.field_validation = field_validation
     return Outcome(crd_results, results, notes)

@@ -25,7 +25,10 @@ def command(paths, crd_paths, version, namespace, field_validation, skip_unknown
     def run() -> int:
         outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, old_paths)
         results = [*outcome.crd_results, *outcome.results]
-        emit(results, fmt, color, _resource, "object", outcome.notes if verbose else None)
+        counted = [(outcome.results, "object")]
+        if outcome.crd_results:
+            counted.insert(0, (outcome.crd_results, "CustomResourceDefinition"))
+        emit(results, fmt, color, _resource, "object", outcome.notes if verbose else None, counted)
         return EXIT_FINDINGS if any(not r.valid for r in results) else EXIT_OK
 
     sys.exit(guarded(run))

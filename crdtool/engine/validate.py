@@ -21,6 +21,7 @@ from crdtool.engine.registry import Registry, ServedVersion
 from crdtool.engine.results import Result
 from crdtool.load.document import Document, InputError
 from crdtool.model.errors import aggregate_message
+from crdtool.model.gofmt import go_json
 
 Operation = Literal["validate", "prune", "default"]
 
@@ -130,7 +131,7 @@ def process(doc: Document, served: ServedVersion, request: Request, old: Documen
         old_obj = _decode(old, served, request, old_result, "validate")
         if old_obj is None:
             line = old.locate(())
-            raise InputError(old.source, f"error: the stored object cannot be decoded: {old_result.status}",
+            raise InputError(old.source, f"the stored object cannot be decoded: {old_result.status}",
                              *(line or ()))
         errors, warnings = resource_validation.validate_update(
             _in_namespace(obj, served, request), _in_namespace(old_obj, served, request), ctx)
@@ -147,6 +148,10 @@ def process(doc: Document, served: ServedVersion, request: Request, old: Documen
 def unknown_kind(doc: Document, registry: Registry) -> Result:
     """The finding for an object whose kind no CRD among the inputs defines (or defines invalidly)."""
     result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version, status_kind=doc.kind)
+    if not isinstance(doc.kind, str) or not doc.kind:  # kubectl's decoder stops here, before any request
+        result.status = result.client_error = f"Object 'Kind' is missing in '{go_json(doc.data)}'"
+        result.reason = "BadRequest"
+        return result
     group = (doc.api_version or "").rpartition("/")[0]
     rejected = registry.rejected.get((group, doc.kind or ""))
     unserved = registry.versions.get((group, (doc.api_version or "").rpartition("/")[2], doc.kind or ""))
@@ -156,6 +161,8 @@ def unknown_kind(doc: Document, registry: Registry) -> Result:
     elif rejected is not None:
         result.status = (f"the CustomResourceDefinition {rejected.name} for {doc.api_version}, Kind={doc.kind} "
                          "would be rejected, so its objects cannot be validated")
+    elif not doc.api_version:
+        result.status = f"no CustomResourceDefinition for Kind={doc.kind}: the object has no apiVersion"
     else:
         result.status = f"no CustomResourceDefinition for {doc.api_version}, Kind={doc.kind}"
     result.reason = "NotFound"

@@ -17,6 +17,7 @@ def _round_trip():
     y = YAML(typ="rt")
     y.preserve_quotes = True
     y.width = 4096
+    y.allow_duplicate_keys = True  # the value read (the last) is set on the first key; the rest go
     return y
 
 
@@ -43,10 +44,15 @@ def rewrite(path: str, targets: dict[int, Any]) -> bool:
     """Set documents (by index) of a file to the target values; False when nothing changed."""
     if path in ("-", "<stdin>"):
         raise InputError(path, "--write cannot rewrite standard input")
+    from ruamel.yaml import YAMLError
+
     y = _round_trip()
     with open(path, encoding="utf-8") as f:
         original = f.read()
-    docs = list(y.load_all(original))
+    try:
+        docs = list(y.load_all(original))
+    except YAMLError as err:
+        raise InputError(path, f"cannot rewrite the file: {err}") from err
     for index, target in targets.items():
         docs[index] = sync(docs[index], target)
     out = io.StringIO()

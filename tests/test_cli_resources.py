@@ -1,0 +1,195 @@
+"""`crdtool validate`, `prune` and `default` end to end (click's CliRunner, one real process)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from crdtool.cli import cli
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+CRD = str(FIXTURES / "crontab-validated" / "crd.yaml")
+INVALID = str(FIXTURES / "crontab-validated" / "invalid.yaml")
+NEEDS_DEFAULTS = str(FIXTURES / "crontab-validated" / "needs-defaults.yaml")
+PLAIN_CRD = str(FIXTURES / "crontab" / "crd.yaml")
+PLAIN_CR = str(FIXTURES / "crontab" / "my-crontab.yaml")
+
+
+def run(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(cli, list(args), input=stdin)
+
+
+def test_a_valid_object_is_accepted() -> None:
+    res = run("validate", "--no-color", "-c", PLAIN_CRD, PLAIN_CR)
+    assert res.exit_code == 0, res.output
+    assert "1 object would be accepted" in res.output
+
+
+def test_schema_errors_with_positions_and_kubectl_text() -> None:
+    res = run("validate", "--no-color", "-c", CRD, INVALID)
+    assert res.exit_code == 1
+    assert (f"{INVALID}:7:3: error: spec.cronSpec: Invalid value: \"* * * *\": spec.cronSpec in body should "
+            "match '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$'") in res.output
+    assert f"{INVALID}:9:3: error: spec.replicas: Invalid value: 15: spec.replicas in body should be less " \
+           "than or equal to 10" in res.output
+    kubectl = run("validate", "--format", "kubectl", "-c", CRD, INVALID)
+    assert kubectl.stderr == (
+        'The CronTab "my-new-cron-object" is invalid: \n'
+        "* spec.cronSpec: Invalid value: \"* * * *\": spec.cronSpec in body should match "
+        "'^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$'\n"
+        "* spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10\n")
+
+
+def test_field_validation_decides_how_unknown_fields_are_reported() -> None:
+    strict = run("validate", "--format", "kubectl", "-c", CRD, NEEDS_DEFAULTS)
+    assert strict.exit_code == 1
+    assert strict.stderr == (
+        f'Error from server (BadRequest): error when creating "{NEEDS_DEFAULTS}": CronTab in version "v1" cannot '
+        'be handled as a CronTab: strict decoding error: unknown field "spec.imagePullPolicy"\n')
+    warn = run("validate", "--format", "kubectl", "--field-validation", "Warn", "-c", CRD, NEEDS_DEFAULTS)
+    assert warn.exit_code == 0 and warn.stderr == 'Warning: unknown field "spec.imagePullPolicy"\n'
+    assert warn.stdout == "crontab.stable.example.com/my-new-cron-object created (server dry run)\n"
+    ignore = run("validate", "--no-color", "--field-validation", "Ignore", "-c", CRD, NEEDS_DEFAULTS)
+    assert ignore.exit_code == 0 and "imagePullPolicy" not in ignore.output
+
+
+def test_json_output_has_the_defaulted_pruned_object() -> None:
+    res = run("validate", "--format", "json", "--field-validation", "Warn", "-c", CRD, NEEDS_DEFAULTS)
+    out = json.loads(res.stdout)["results"][0]
+    assert out["object"]["spec"] == {"image": "my-awesome-cron-image", "cronSpec": "5 0 * * *", "replicas": 1}
+    assert out["pruned"] == ["spec.imagePullPolicy"]
+    assert out["fieldValidationWarnings"] == ['unknown field "spec.imagePullPolicy"']
+    assert out["strictDecodingErrors"] == [] and out["namespace"] == "default"
+
+
+def test_crds_among_the_inputs_and_unknown_kinds(tmp_path) -> None:
+    res = run("validate", "--no-color", str(FIXTURES / "crontab-validated"))
+    assert res.exit_code == 1 and "1 CustomResourceDefinition would be accepted" in res.output
+    assert "2 of 2 objects would be rejected" in res.output
+    alone = run("validate", "--no-color", INVALID)
+    assert alone.exit_code == 1
+    assert "no CustomResourceDefinition for stable.example.com/v1, Kind=CronTab" in alone.output
+    skipped = run("validate", "--no-color", "--skip-unknown-kinds", "-v", INVALID)
+    assert skipped.exit_code == 0 and "skipped stable.example.com/v1, Kind=CronTab" in skipped.output
+    deployment = tmp_path / "deploy.yaml"
+    deployment.write_text("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n")
+    builtin = run("validate", "--no-color", "-v", "-c", CRD, str(deployment))
+    assert builtin.exit_code == 0 and "a built-in kind" in builtin.output
+
+
+def test_an_invalid_crd_is_reported_and_its_objects_not_validated(tmp_path) -> None:
+    crd = tmp_path / "crd.yaml"
+    crd.write_text(Path(CRD).read_text().replace("scope: Namespaced", "scope: Namespace"))
+    res = run("validate", "--no-color", str(crd), INVALID)
+    assert res.exit_code == 1
+    assert 'spec.scope: Unsupported value: "Namespace"' in res.output
+    assert "would be rejected, so its objects cannot be validated" in res.output
+
+
+def test_an_update_over_a_stored_object(tmp_path) -> None:
+    old = tmp_path / "old.yaml"
+    old.write_text(Path(INVALID).read_text().replace("replicas: 15", "replicas: 2")
+                   .replace('"* * * *"', '"* * * * *"'))
+    new = tmp_path / "new.yaml"
+    new.write_text(old.read_text().replace("name: my-new-cron-object", "name: my-new-cron-object\n  uid: x")
+                   .replace("replicas: 2", "replicas: 3"))
+    ok = run("validate", "--format", "json", "-c", CRD, "--old", str(old), str(old))
+    assert ok.exit_code == 0, ok.output
+    changed = run("validate", "--format", "kubectl", "-c", CRD, "--old", str(old), str(new))
+    assert changed.exit_code == 1
+    assert 'metadata.uid: Invalid value: "x": field is immutable' in changed.stderr
+
+
+def test_namespace_flag_sets_and_checks_the_namespace(tmp_path) -> None:
+    res = run("validate", "--format", "json", "-n", "team-a", "-c", PLAIN_CRD, PLAIN_CR)
+    assert json.loads(res.stdout)["results"][0]["namespace"] == "team-a"
+    other = tmp_path / "cr.yaml"
+    other.write_text(Path(PLAIN_CR).read_text().replace("metadata:\n", "metadata:\n  namespace: b\n"))
+    res = run("validate", "--format", "kubectl", "-n", "a", "-c", PLAIN_CRD, str(other))
+    assert res.exit_code == 1
+    assert res.stderr.endswith("the namespace of the provided object does not match the namespace sent on "
+                               "the request\n")
+
+
+def test_prune_and_default_show_diffs_and_objects() -> None:
+    pruned = run("prune", "--no-color", "-c", CRD, NEEDS_DEFAULTS)
+    assert pruned.exit_code == 0
+    assert "-  imagePullPolicy: Always" in pruned.output and "+  " not in pruned.output
+    defaulted = run("default", "--no-color", "-c", CRD, NEEDS_DEFAULTS)
+    assert "+  cronSpec: 5 0 * * *" in defaulted.output and "+  replicas: 1" in defaulted.output
+    as_yaml = run("default", "-c", CRD, NEEDS_DEFAULTS, "--output", "yaml")
+    assert as_yaml.stdout.endswith("  cronSpec: 5 0 * * *\n  replicas: 1\n")
+    assert "imagePullPolicy: Always" in as_yaml.stdout  # defaulting alone prunes nothing
+    as_json = run("prune", "-c", CRD, NEEDS_DEFAULTS, "--output", "json")
+    assert json.loads(as_json.stdout)["spec"] == {"image": "my-awesome-cron-image"}
+
+
+def test_write_keeps_comments_and_leaves_unchanged_files_alone(tmp_path) -> None:
+    changed = tmp_path / "cr.yaml"
+    changed.write_text(Path(NEEDS_DEFAULTS).read_text())
+    untouched = tmp_path / "plain.yaml"
+    untouched.write_text(Path(PLAIN_CR).read_text().replace("stable.example.com/v1", "stable.example.com/v1"))
+    os.utime(untouched, (1_000_000, 1_000_000))
+    res = run("prune", "-c", CRD, str(changed), str(untouched), "--write")
+    assert res.exit_code == 0, res.output
+    text = changed.read_text()
+    assert "imagePullPolicy" not in text
+    assert "# A CronTab that leaves cronSpec" in text and "# the only field given" in text
+    assert os.stat(untouched).st_mtime == 1_000_000
+    assert run("prune", "-c", CRD, str(changed), "--write").stderr == ""  # nothing left to prune
+
+
+def test_write_failure_leaves_the_file_intact(tmp_path, monkeypatch) -> None:
+    from crdtool.load import rewrite as rewrite_module
+
+    target = tmp_path / "cr.yaml"
+    target.write_text(Path(NEEDS_DEFAULTS).read_text())
+
+    def full_disk(*_args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(rewrite_module.os, "fsync", full_disk)
+    res = run("default", "-c", CRD, str(target), "--write")
+    assert res.exit_code == 2
+    assert f"{target}: error: cannot rewrite the file (left as it was): No space left on device" in res.stderr
+    assert target.read_text() == Path(NEEDS_DEFAULTS).read_text()
+    assert [p.name for p in tmp_path.iterdir()] == ["cr.yaml"]
+
+
+def test_hostile_objects_get_a_finding_or_exit_2(tmp_path) -> None:
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: x}\nspec:\n  image: "
+                    + "[" * 12000 + "]" * 12000 + "\n")
+    res = run("validate", "-c", CRD, str(deep))
+    assert res.exit_code == 2 and "nesting deeper than 10000 levels" in res.stderr
+    nested = tmp_path / "nested.yaml"  # 9,000 levels: readable, and validated without a recursion error
+    nested.write_text("apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: x}\nspec:\n  image: "
+                      + "[" * 9000 + "]" * 9000 + "\n")
+    res = run("validate", "--format", "json", "-c", CRD, str(nested))
+    assert res.exit_code == 1, res.output
+    assert json.loads(res.stdout)["results"][0]["errors"][0]["field"] == "spec.image"
+    long_list = tmp_path / "long.yaml"
+    long_list.write_text("apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: x}\nspec:\n"
+                         "  image: x\n  junk: [" + ", ".join(["1"] * 100_000) + "]\n")
+    res = run("validate", "--format", "json", "-c", CRD, str(long_list))
+    assert res.exit_code == 1 and json.loads(res.stdout)["results"][0]["pruned"] == ["spec.junk"]
+    for content, message in [("- a\n- b\n", "must be a mapping"), ("42\n", "must be a mapping"),
+                             ("metadata: {name: x}\n", "Object 'Kind' is missing in '{\"metadata\":{\"name\":\"x\"}}'"),
+                             ("kind: CronTab\n", "the object has no apiVersion")]:
+        bad = tmp_path / "bad.yaml"
+        bad.write_text(content)
+        res = run("validate", "-c", CRD, str(bad))
+        assert res.exit_code in (1, 2) and message in res.output + res.stderr, (content, res.output)
+        assert "Traceback" not in res.output + res.stderr
+
+
+def test_a_real_process() -> None:
+    proc = subprocess.run([sys.executable, "-m", "crdtool", "validate", "--format", "kubectl", "-c", CRD, INVALID],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith('The CronTab "my-new-cron-object" is invalid: \n* spec.cronSpec')

@@ -1,47 +1,79 @@
 #!/usr/bin/env python3
-"""crdtool's wall times, measured the way a user meets them: whole CLI processes.
+"""crdtool's wall times and peak memory, measured the way a user meets them: whole CLI processes.
 
     python benchmarks/bench.py            # all figures
     python benchmarks/bench.py --repeat 5
 
-Figures: `crdtool --help`, `crdtool lint` on the bundled CronTab fixture, and
-`crdtool lint` over the real CRDs of ../shared/corpus/crds (best of N runs each), plus
-the time to only read that corpus (the floor set by YAML parsing).
+Figures (best and median of N runs, peak resident memory of the best-measured command):
+- `crdtool --help` and `crdtool lint` on the bundled CronTab fixture;
+- `crdtool lint` over the real CRDs of ../shared/corpus/crds, and the time to only read them
+  (the floor set by YAML parsing);
+- `crdtool validate` of every custom resource in ../shared/corpus/crs against those CRDs, in one
+  process: objects per second, with and without the time to lint the CRDs;
+- `crdtool validate` of 1,000 copies of one small CronTab (schema-only validation): objects per
+  second, the start-up of a one-object run subtracted.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-CORPUS = REPO.parent / "shared" / "corpus" / "crds"
+CORPUS = REPO.parent / "shared" / "corpus"
+CRDS, CRS = CORPUS / "crds", CORPUS / "crs"
+SMALL_CRD = REPO / "fixtures" / "crontab-validated" / "crd.yaml"
+SMALL_CR = """apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: cron-{i}
+spec:
+  cronSpec: "*/5 * * * *"
+  image: my-awesome-cron-image
+  replicas: 3
+"""
 
 
-def wall(cmd: list[str], repeat: int) -> tuple[float, float]:
-    """(best, median) wall seconds of a command over `repeat` runs."""
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO, check=False)
-        times.append(time.perf_counter() - t0)
-    return min(times), statistics.median(times)
+def measure(cmd: list[str]) -> tuple[float, float, bytes]:
+    """(wall seconds, peak resident MB, stdout) of one run."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=REPO)
+    out = proc.stdout.read()
+    _, _, usage = os.wait4(proc.pid, 0)
+    proc.returncode = 0
+    return time.perf_counter() - t0, usage.ru_maxrss / 1024, out
+
+
+def repeated(cmd: list[str], repeat: int) -> tuple[float, float, float, bytes]:
+    """(best, median, peak MB, stdout) over `repeat` runs."""
+    runs = [measure(cmd) for _ in range(repeat)]
+    times = [t for t, _, _ in runs]
+    return min(times), statistics.median(times), max(m for _, m, _ in runs), runs[0][2]
+
+
+def row(label: str, best: float, median: float, peak: float, n: int, extra: str = "") -> None:
+    print(f"{label:<58} best {best:6.3f} s  median {median:6.3f} s  peak {peak:6.0f} MB  ({n} runs){extra}")
 
 
 def read_only_seconds() -> float:
-    """Reading (parse + construct, positions kept) every corpus file, in this process."""
+    """Reading (parse + construct, positions kept) every corpus CRD, in this process."""
     sys.path.insert(0, str(REPO))
     from crdtool.load import load_inputs
 
     t0 = time.perf_counter()
-    docs = load_inputs([str(CORPUS)])
-    elapsed = time.perf_counter() - t0
-    print(f"  ({len(docs)} documents read)")
-    return elapsed
+    load_inputs([str(CRDS)])
+    return time.perf_counter() - t0
+
+
+def objects_in(output: bytes) -> int:
+    return sum(1 for r in json.loads(output)["results"] if r["kind"] != "CustomResourceDefinition")
 
 
 def main() -> int:
@@ -49,17 +81,36 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
     crdtool = [sys.executable, "-m", "crdtool"]
-    rows = [
+    for label, cmd, n in [
         ("crdtool --help", crdtool + ["--help"], a.repeat * 3),
         ("crdtool lint fixtures/crontab/crd.yaml", crdtool + ["lint", "fixtures/crontab/crd.yaml"], a.repeat * 3),
-    ]
-    if CORPUS.is_dir():
-        rows.append((f"crdtool lint {CORPUS}", crdtool + ["lint", "--format", "json", str(CORPUS)], a.repeat))
-    for label, cmd, n in rows:
-        best, median = wall(cmd, n)
-        print(f"{label:<60} best {best:6.3f} s   median {median:6.3f} s   ({n} runs)")
-    if CORPUS.is_dir():
-        print(f"{'read the corpus only (in process)':<60} {read_only_seconds():6.3f} s")
+    ]:
+        row(label, *repeated(cmd, n)[:3], n)
+
+    if CRDS.is_dir():
+        lint = repeated(crdtool + ["lint", "--format", "json", str(CRDS)], a.repeat)
+        row("crdtool lint corpus/crds (450 files, 39 MB)", *lint[:3], a.repeat)
+    if CRDS.is_dir() and CRS.is_dir():
+        best, median, peak, out = repeated(
+            crdtool + ["validate", "--format", "json", "-c", str(CRDS), str(CRS)], a.repeat)
+        count = objects_in(out)
+        row("crdtool validate -c corpus/crds corpus/crs", best, median, peak, a.repeat,
+            f"\n  {count} objects: {count / best:,.0f} objects/s overall, "
+            f"{count / max(best - lint[0], 1e-9):,.0f} objects/s beyond linting the CRDs")
+
+    with tempfile.TemporaryDirectory(prefix="crdtool-bench-") as tmp:
+        one, many = Path(tmp, "one.yaml"), Path(tmp, "many.yaml")
+        one.write_text(SMALL_CR.format(i=0))
+        many.write_text("---\n".join(SMALL_CR.format(i=i) for i in range(1000)))
+        cmd = crdtool + ["validate", "--format", "json", "-c", str(SMALL_CRD)]
+        base = repeated(cmd + [str(one)], a.repeat * 3)
+        best, median, peak, out = repeated(cmd + [str(many)], a.repeat * 3)
+        count = objects_in(out)
+        row("crdtool validate 1,000 small CronTabs", best, median, peak, a.repeat * 3,
+            f"\n  {count} objects: {count / best:,.0f} objects/s overall, "
+            f"{(count - 1) / max(best - base[0], 1e-9):,.0f} objects/s beyond start-up ({base[0]:.3f} s)")
+    if CRDS.is_dir():  # last: a child forked after this would inherit its peak memory
+        print(f"{'read corpus/crds only (in process, the YAML floor)':<58} {read_only_seconds():6.3f} s")
     return 0
 
 

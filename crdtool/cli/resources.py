@@ -73,7 +73,9 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
         served = find_version(registry, doc, request)
         if served is None:
             if skip_unknown_kinds:
-                notes.append(f"{where}: skipped {doc.api_version}, Kind={doc.kind}: no CustomResourceDefinition")
+                what = (f"{doc.api_version}, Kind={doc.kind}: no CustomResourceDefinition" if doc.kind
+                        else "not a Kubernetes object (no kind)")
+                notes.append(f"{where}: skipped {what}")
             else:
                 results.append(unknown_kind(doc, registry))
             continue

@@ -79,7 +79,6 @@ class Registry:
     """Valid CRDs by (group, version, kind); invalid ones keep their lint Result."""
 
     versions: dict[tuple[str, str, str], ServedVersion] = field(default_factory=dict)
-    kinds: dict[tuple[str, str], list[ServedVersion]] = field(default_factory=dict)
     lint_results: list[Result] = field(default_factory=list)
     rejected: dict[tuple[str, str], Result] = field(default_factory=dict)
 
@@ -101,8 +100,10 @@ class Registry:
                 namespaced=spec.get("scope") == "Namespaced", served=bool(v.get("served")),
                 raw_schema=((v.get("schema") or {}).get("openAPIV3Schema")),
                 subresources=v.get("subresources") or {})
-            self.versions[(group, served.version, kind)] = served
-            self.kinds.setdefault((group, kind), []).append(served)
+            key = (group, served.version, kind)
+            known = self.versions.get(key)
+            if known is None or served.served or not known.served:  # of two CRDs of one name, a serving one wins
+                self.versions[key] = served
         return result
 
     def lookup(self, api_version: str, kind: str) -> ServedVersion | None:

@@ -95,7 +95,8 @@ def _print_diffs(changes, color: bool, notes: list[str]) -> None:
     for note in notes:
         out.print(f"note: {note}", highlight=False, markup=False)
     for r, after, _changed in changes:
-        label = f"{r.document.source}#{r.document.index}"
+        doc = r.document
+        label = f"{doc.source}#{doc.index}" + (f" items[{doc.item}]" if doc.item is not None else "")
         if r.object is None:
             out.print(f"{label}: error: {kubectl.error_text(r).strip()}", highlight=False, markup=False)
             continue
@@ -109,10 +110,12 @@ def _print_diffs(changes, color: bool, notes: list[str]) -> None:
 def _write(changes) -> None:
     from crdtool.load.rewrite import rewrite
 
-    by_file: dict[str, dict[int, Any]] = {}
+    by_file: dict[str, dict[int | tuple[int, int], tuple[Any, Any]]] = {}
     for r, after, changed in changes:
-        if changed and r.document.item is None:
-            by_file.setdefault(r.document.source, {})[r.document.index] = after
+        if changed:
+            doc = r.document
+            key = doc.index if doc.item is None else (doc.index, doc.item)
+            by_file.setdefault(doc.source, {})[key] = (doc.data, after)
     for path, targets in by_file.items():
         try:
             changed = rewrite(path, targets)

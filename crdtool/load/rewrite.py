@@ -5,56 +5,84 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import tempfile
 from typing import Any
 
 from crdtool.load.document import InputError
 
+_SEQUENCE_ITEM = re.compile(r"^( *)- ")
+_KEY_LINE = re.compile(r"^( *)[^#\s-][^#]*:\s*(#.*)?$")
 
-def _round_trip():
+
+def _round_trip(text: str):
+    """ruamel.yaml set up to write as the file is written (its sequence indentation kept)."""
     from ruamel.yaml import YAML
 
     y = YAML(typ="rt")
     y.preserve_quotes = True
     y.width = 4096
     y.allow_duplicate_keys = True  # the value read (the last) is set on the first key; the rest go
+    offset = _sequence_offset(text)
+    y.indent(mapping=2, sequence=offset + 2, offset=offset)
     return y
 
 
-def sync(node: Any, target: Any) -> Any:
-    """Make a round-trip node equal to `target`, touching only what differs; returns the node to keep."""
+def _sequence_offset(text: str) -> int:
+    """How far the file indents a block sequence's dash under its key (`key:\n  - a` is 2)."""
+    previous = None
+    for line in text.splitlines():
+        item = _SEQUENCE_ITEM.match(line)
+        if item and previous:
+            return max(0, len(item.group(1)) - len(previous.group(1)))
+        if line.strip() and not line.lstrip().startswith("#"):
+            previous = _KEY_LINE.match(line)
+    return 0
+
+
+def sync(node: Any, before: Any, after: Any) -> Any:
+    """Make a round-trip node, read as `before`, equal to `after`; only what differs is touched (a value
+    that did not change keeps its spelling, e.g. `y` that the apiserver reads as true); returns the
+    node to keep."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-    if isinstance(target, dict) and isinstance(node, CommentedMap):
-        for key in [k for k in node if k not in target]:
+    if before == after and type(before) is type(after):
+        return node
+    if isinstance(after, dict) and isinstance(before, dict) and isinstance(node, CommentedMap):
+        for key in [k for k in node if k not in after]:
             del node[key]
-        for key, value in target.items():
-            node[key] = sync(node[key], value) if key in node else value
+        for key, value in after.items():
+            node[key] = sync(node[key], before[key], value) if key in node and key in before else value
         return node
-    if isinstance(target, list) and isinstance(node, CommentedSeq) and len(node) == len(target):
-        for i, value in enumerate(target):
-            node[i] = sync(node[i], value)
+    if (isinstance(after, list) and isinstance(before, list) and isinstance(node, CommentedSeq)
+            and len(node) == len(before) == len(after)):
+        for i, value in enumerate(after):
+            node[i] = sync(node[i], before[i], value)
         return node
-    if node == target and type(node) is type(target):
-        return node
-    return target
+    return after
 
 
-def rewrite(path: str, targets: dict[int, Any]) -> bool:
-    """Set documents (by index) of a file to the target values; False when nothing changed."""
+def rewrite(path: str, targets: dict[int | tuple[int, int], tuple[Any, Any]]) -> bool:
+    """Change documents of a file from how crdtool read them to new values: `targets` maps a
+    document's index, or (index, item) for an item of a `kind: List`, to (as read, new value).
+    False when nothing changed."""
     if path in ("-", "<stdin>"):
         raise InputError(path, "--write cannot rewrite standard input")
     from ruamel.yaml import YAMLError
 
-    y = _round_trip()
     with open(path, encoding="utf-8") as f:
         original = f.read()
+    y = _round_trip(original)
     try:
         docs = list(y.load_all(original))
     except YAMLError as err:
         raise InputError(path, f"cannot rewrite the file: {err}") from err
-    for index, target in targets.items():
-        docs[index] = sync(docs[index], target)
+    for key, (before, after) in targets.items():
+        if isinstance(key, tuple):
+            index, item = key
+            docs[index]["items"][item] = sync(docs[index]["items"][item], before, after)
+        else:
+            docs[key] = sync(docs[key], before, after)
     out = io.StringIO()
     y.dump_all(docs, out)
     text = out.getvalue()

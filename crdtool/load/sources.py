@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from crdtool.load.document import Document, InputError
-from crdtool.load.yamlreader import YAMLInputError, node_locator, read_json, read_yaml_stream
+from crdtool.load.yamlreader import YAMLInputError, compose_documents, node_locator, read_json, read_yaml_stream
 
 EXTENSIONS = (".yaml", ".yml", ".json")
 MAX_INPUT_BYTES = 256 * 1024 * 1024
@@ -78,6 +78,7 @@ def read_source(path: str, text: str | None = None) -> list[Document]:
     except YAMLInputError as err:
         raise InputError(display, err.message, err.line, err.column) from None
     docs: list[Document] = []
+    nodes = _LazyNodes(text)
     for index, (data, node, duplicates) in enumerate(stream):
         if data is None:
             continue
@@ -86,7 +87,7 @@ def read_source(path: str, text: str | None = None) -> list[Document]:
             raise InputError(display, f"a Kubernetes object must be a mapping, but document {index} is "
                              f"{_json_kind(data)}", mark.line + 1 if mark else None,
                              mark.column + 1 if mark else None)
-        docs.extend(_expand(Document(display, index, data, text, node_locator(node), duplicate_keys=duplicates)))
+        docs.extend(_expand(Document(display, index, data, text, nodes.locator(index), duplicate_keys=duplicates)))
     return docs
 
 
@@ -98,6 +99,23 @@ def _json_kind(value: object) -> str:
     if isinstance(value, (int, float)):
         return "a number"
     return "a string"
+
+
+class _LazyNodes:
+    """The node trees of a YAML stream, composed again only if a finding needs a position: the trees
+    of a large input take ten times the memory of its values, and most documents have no finding."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.nodes: list | None = None
+
+    def locator(self, index: int):
+        def locate(segments: tuple) -> tuple[int, int] | None:
+            if self.nodes is None:
+                self.nodes = compose_documents(self.text)
+            return node_locator(self.nodes[index] if index < len(self.nodes) else None)(segments)
+
+        return locate
 
 
 def _lazy_locator(text: str):

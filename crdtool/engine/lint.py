@@ -69,12 +69,20 @@ def decode_internal(doc: Document, create: bool = True) -> tuple[dict | None, Re
     return crd_internal.to_internal(decoded.crd, create=create), result
 
 
-def lint_document(doc: Document, old: Document | None = None) -> Result:
-    """The apiserver's answer to `kubectl create` of this CRD (or an update over `old`)."""
+def lint_document(doc: Document, old: Document | None = None, costs: bool = False) -> Result:
+    """The apiserver's answer to `kubectl create` of this CRD (or an update over `old`).
+
+    With `costs`, the result also lists every CEL rule's estimated cost.
+    """
     internal, result = decode_internal(doc, create=old is None)
     if internal is None:
         return result
-    validate_schema = _validate_schema(_rule_compiler())
+    rule_compiler = _rule_compiler()
+    recorder = None
+    if costs and rule_compiler is not None:
+        from crdtool.engine.costs import CostRecorder
+        rule_compiler = recorder = CostRecorder(rule_compiler)
+    validate_schema = _validate_schema(rule_compiler)
     old_internal = None
     if old is not None:
         old_internal, old_result = decode_internal(old, create=False)
@@ -91,6 +99,8 @@ def lint_document(doc: Document, old: Document | None = None) -> Result:
         result.status = aggregate_message(QUALIFIED_KIND, name, errors)
         result.reason = "Invalid"
     result.warnings = crd_schema.schema_warnings(internal, old_internal)
+    if recorder is not None:
+        result.rule_costs = recorder.take()
     return result
 
 
@@ -103,14 +113,14 @@ def find_old(old_docs: Iterable[Document], doc: Document) -> Document | None:
     return olds[0] if len(olds) == 1 else None
 
 
-def lint(docs: Iterable[Document], old_docs: list[Document] | None = None) -> list[Result]:
+def lint(docs: Iterable[Document], old_docs: list[Document] | None = None, costs: bool = False) -> list[Result]:
     """A Result for every CRD among the documents; other documents are not CRDs and are skipped."""
     results = []
     for doc in docs:
         if not is_crd(doc):
             continue
         old = find_old(old_docs, doc) if old_docs else None
-        results.append(lint_document(doc, old))
+        results.append(lint_document(doc, old, costs))
     return results
 
 

@@ -55,6 +55,8 @@ class Result:
     crd_version: Any = None
     #: An error kubectl itself raises before sending the object (metadata it cannot decode).
     client_error: str | None = None
+    #: With `lint --costs`: each CEL rule's estimated cost (engine.costs.RuleCost), in schema order.
+    rule_costs: list | None = None
     #: The request's fieldValidation: Strict (kubectl's default) refuses unknown and duplicate fields.
     field_validation: str = "Strict"
 

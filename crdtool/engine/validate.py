@@ -126,6 +126,7 @@ def process(doc: Document, served: ServedVersion, request: Request, old: Documen
             result.status, result.reason = mismatch, "BadRequest"
             return result
     ctx = served.context
+    rules = _rule_validator(ctx)
     if old is not None:
         old_result = Result(document=old, kind=old.kind, name=old.name)
         old_obj = _decode(old, served, request, old_result, "validate")
@@ -134,9 +135,9 @@ def process(doc: Document, served: ServedVersion, request: Request, old: Documen
             raise InputError(old.source, f"the stored object cannot be decoded: {old_result.status}",
                              *(line or ()))
         errors, warnings = resource_validation.validate_update(
-            _in_namespace(obj, served, request), _in_namespace(old_obj, served, request), ctx)
+            _in_namespace(obj, served, request), _in_namespace(old_obj, served, request), ctx, rules)
     else:
-        errors, warnings = resource_validation.validate_create(_in_namespace(obj, served, request), ctx)
+        errors, warnings = resource_validation.validate_create(_in_namespace(obj, served, request), ctx, rules)
     result.errors = errors
     result.warnings = warnings
     if errors:
@@ -167,3 +168,12 @@ def unknown_kind(doc: Document, registry: Registry) -> Result:
         result.status = f"no CustomResourceDefinition for {doc.api_version}, Kind={doc.kind}"
     result.reason = "NotFound"
     return result
+
+
+def _rule_validator(ctx):
+    """The CEL step (a resource_validation.RuleValidator) for the version of `ctx`, if its schema has rules."""
+    # The CEL runtime is imported only then.
+    if not ctx.has_rules or ctx.structural is None:
+        return None
+    from crdtool.cel.evaluate import rule_validator
+    return rule_validator(ctx.structural)

@@ -67,3 +67,18 @@ class Path:
 
     def __truediv__(self, name: str) -> Path:
         return self.child(name)
+
+
+def child_of(path: Path | None, name: str) -> Path:
+    """The field `name` under `path`, where None is the root (the apiserver's nil *field.Path)."""
+    return Path.root(name) if path is None else path.child(name)
+
+
+def key_of(path: Path | None, key: str) -> Path:
+    """The map entry `key` under `path` (None: the root)."""
+    return Path((key,), "k") if path is None else path.key(key)
+
+
+def index_of(path: Path | None, i: int) -> Path:
+    """The list item `i` under `path` (None: the root)."""
+    return Path((i,), "i") if path is None else path.index(i)

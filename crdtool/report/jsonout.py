@@ -59,6 +59,18 @@ def result_json(result: Result) -> dict[str, Any]:
         "defaulted": result.defaulted,
         "strictDecodingErrors": result.strict_decoding_errors,
         "fieldValidationWarnings": result.field_validation_warnings,
+        **({"ruleCosts": [rule_cost_json(result, c) for c in result.rule_costs]}
+           if result.rule_costs is not None else {}),
+    }
+
+
+def rule_cost_json(result: Result, cost) -> dict[str, Any]:
+    """One rule's estimated cost (engine.costs.RuleCost) against the apiserver's budgets."""
+    return {
+        "field": str(cost.path), "expression": cost.expression, "maxCost": cost.max_cost,
+        "maxCardinality": cost.cardinality, "cardinalityBounded": cost.bounded, "expressionCost": cost.cost,
+        "percentOfRuleBudget": round(cost.rule_budget_percent, 4),
+        "percentOfCRDBudget": round(cost.crd_budget_percent, 4),
     }
 
 

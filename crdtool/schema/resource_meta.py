@@ -23,7 +23,7 @@ from typing import Any
 
 from crdtool.model.errors import FieldError
 from crdtool.model.gofmt import go_json
-from crdtool.model.path import Path
+from crdtool.model.path import Path, child_of, index_of, key_of
 from crdtool.schema.names import is_dns1035_label, validate_path_segment_name
 from crdtool.schema.objectmeta import validate_object_meta
 from crdtool.schema.structural import Structural
@@ -350,17 +350,6 @@ def embedded_subtrees(schema: Structural) -> frozenset[int]:
     return frozenset(marked)
 
 
-def _child(path: Path | None, name: str) -> Path:
-    return Path.root(name) if path is None else path.child(name)
-
-
-def _key(path: Path | None, key: str) -> Path:
-    return Path((key,), "k") if path is None else path.key(key)
-
-
-def _index(path: Path | None, i: int) -> Path:
-    return Path((i,), "i") if path is None else path.index(i)
-
 
 def _coerce(value: Any, schema: Structural | None, path: Path | None, embedded: frozenset[int]) -> FieldError | None:
     if schema is None or id(schema) not in embedded:
@@ -369,22 +358,22 @@ def _coerce(value: Any, schema: Structural | None, path: Path | None, embedded: 
         for key, item in list(value.items()):
             if schema.x_embedded_resource:
                 if key in ("apiVersion", "kind") and not isinstance(item, str):
-                    return FieldError.invalid(_child(path, key), item, "must be a string")
+                    return FieldError.invalid(child_of(path, key), item, "must be a string")
                 if key == "metadata":
                     try:
                         value["metadata"] = decode_object_meta(item)
                     except MetaDecodeError as err:
-                        return FieldError.invalid(_child(path, "metadata"), item, str(err))
+                        return FieldError.invalid(child_of(path, "metadata"), item, str(err))
             sub = schema.properties.get(key)
             if sub is not None:
-                err = _coerce(item, sub, _child(path, key), embedded)
+                err = _coerce(item, sub, child_of(path, key), embedded)
             else:
-                err = _coerce(item, schema.additional_properties_schema, _key(path, key), embedded)
+                err = _coerce(item, schema.additional_properties_schema, key_of(path, key), embedded)
             if err is not None:
                 return err
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            err = _coerce(item, schema.items, _index(path, i), embedded)
+            err = _coerce(item, schema.items, index_of(path, i), embedded)
             if err is not None:
                 return err
     return None
@@ -415,12 +404,12 @@ def _validate(value: Any, schema: Structural | None, path: Path | None, embedded
         for key, item in value.items():
             sub = schema.properties.get(key)
             if sub is not None:
-                _validate(item, sub, _child(path, key), embedded, errs)
+                _validate(item, sub, child_of(path, key), embedded, errs)
             else:
-                _validate(item, schema.additional_properties_schema, _key(path, key), embedded, errs)
+                _validate(item, schema.additional_properties_schema, key_of(path, key), embedded, errs)
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            _validate(item, schema.items, _index(path, i), embedded, errs)
+            _validate(item, schema.items, index_of(path, i), embedded, errs)
 
 
 def _parse_group_version_error(api_version: str) -> str | None:
@@ -434,12 +423,12 @@ def _validate_embedded_resource(value: dict, path: Path | None) -> list[FieldErr
     """validateEmbeddedResource: apiVersion and kind required and well-formed, metadata valid."""
     errs: list[FieldError] = []
     if "apiVersion" not in value:
-        errs.append(FieldError.required(_child(path, "apiVersion")))
+        errs.append(FieldError.required(child_of(path, "apiVersion")))
     if "kind" not in value:
-        errs.append(FieldError.required(_child(path, "kind")))
+        errs.append(FieldError.required(child_of(path, "kind")))
     for key, item in value.items():
         if key == "apiVersion":
-            at = _child(path, key)
+            at = child_of(path, key)
             if not isinstance(item, str):
                 errs.append(FieldError.invalid(at, item, "must be a string"))
             elif not item:
@@ -447,7 +436,7 @@ def _validate_embedded_resource(value: dict, path: Path | None) -> list[FieldErr
             elif (message := _parse_group_version_error(item)) is not None:
                 errs.append(FieldError.invalid(at, item, message))
         elif key == "kind":
-            at = _child(path, key)
+            at = child_of(path, key)
             if not isinstance(item, str):
                 errs.append(FieldError.invalid(at, item, "must be a string"))
             elif not item:
@@ -456,7 +445,7 @@ def _validate_embedded_resource(value: dict, path: Path | None) -> list[FieldErr
                 errs.append(FieldError.invalid(at, item, "may have mixed case, but should otherwise match: "
                                                + ",".join(messages)))
         elif key == "metadata":
-            at = _child(path, "metadata")
+            at = child_of(path, "metadata")
             try:
                 meta = decode_object_meta(item)
             except MetaDecodeError as err:

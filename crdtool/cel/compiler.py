@@ -1,0 +1,218 @@
+"""Compiling the x-kubernetes-validations rules of a schema node, as the apiserver's cel.Compile does.
+
+Each rule is type-checked against the node's schema type (errors in cel-go's words), must yield a
+bool (its messageExpression a string), is costed, and is compiled once more for evaluation over plain
+JSON values. Results are cached per schema node, so lint and validation share them and evaluation
+never parses a rule again.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from cel_expr_python import cel
+
+from crdtool.cel import environment
+from crdtool.cel import libraries as library
+from crdtool.cel.errors import format_issues, go_error_text
+from crdtool.cel.literals import literal_issues
+from crdtool.cel.numeric import widen_literals
+from crdtool.cel.protos import SchemaTypes, build_schema_types
+from crdtool.cel.quiet import quiet_stderr
+from crdtool.cel.types import DeclType, schema_decl_type
+from crdtool.model.path import Path
+from crdtool.schema.crd_schema import RuleCompilation, RuleCompileError, RuleCompileRequest
+from crdtool.schema.structural import Structural, valid_field_path
+
+__all__ = ["CompiledRule", "NodeRules", "compile_node", "rule_compiler"]
+
+MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024
+_GO_SPACE = "\t\n\v\f\r \x85\xa0"
+_OLD_SELF_WORD = re.compile(r"\boldSelf\b")
+
+
+@dataclass(slots=True)
+class CompiledRule:
+    """One rule, ready to evaluate: its programs and what the apiserver derives from it.
+
+    The evaluation programs are compiled on first use (linting never needs them), then kept.
+    """
+
+    rule: dict
+    compilation: RuleCompilation
+    expression: str = ""  # the rule as compiled (numeric literals retyped, library calls rewritten)
+    message_expression: str = ""
+    compiled: bool = False  # whether the rule (and its messageExpression) type-checked
+    optional_old_self: bool = False
+    field_path: str = ""  # the normalized fieldPath the error is reported at, relative to the node
+    _program: cel.Expression | None = None
+    _message_program: cel.Expression | None = None
+
+    @property
+    def program(self) -> cel.Expression | None:
+        """The rule's evaluation program (None: an empty rule or one that did not compile)."""
+        if self._program is None and self.compiled:
+            self._program = _eval_program(self.expression, self.optional_old_self)
+        return self._program
+
+    @property
+    def message_program(self) -> cel.Expression | None:
+        """The messageExpression's evaluation program, if the rule has a valid one."""
+        if self._message_program is None and self.compiled and self.rule.get("messageExpression") \
+                and self.compilation.message_expression_error is None:
+            self._message_program = _eval_program(self.message_expression, optional_old_self=False)
+        return self._message_program
+
+
+@dataclass(slots=True)
+class NodeRules:
+    """The compiled rules of one schema node and the CEL type of its `self`."""
+
+    decl_type: DeclType | None
+    rules: list[CompiledRule]
+
+
+_cache: dict[tuple[int, bool], tuple[Structural, NodeRules]] = {}
+
+
+def compile_node(schema: Structural, is_resource_root: bool) -> NodeRules:
+    """The node's compiled rules (compiled on first use)."""
+    key = (id(schema), is_resource_root)
+    hit = _cache.get(key)
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    rules = _compile(schema, is_resource_root)
+    _cache[key] = (schema, rules)
+    return rules
+
+
+# Nodes with the same type and the same rules compile alike: CRDs repeat them across versions and kinds.
+_by_fingerprint: dict[tuple, list[CompiledRule]] = {}
+
+
+def _compile(schema: Structural, is_resource_root: bool) -> NodeRules:
+    decl_type = schema_decl_type(schema, is_resource_root)
+    rules = schema.x_validations or []
+    if decl_type is None:
+        raise RuleCompileError("internal error: failed to construct type information for x-kubernetes-validations "
+                               "rules: unable to convert structural schema to CEL declarations")
+    key = (decl_type.fingerprint(), json.dumps(rules, sort_keys=True))
+    compiled = _by_fingerprint.get(key)
+    if compiled is None:
+        types = build_schema_types(decl_type, library.descriptor_files())
+        max_cardinality = MAX_REQUEST_SIZE_BYTES // (decl_type.min_serialized_size + 1)
+        compiled = [_compile_rule(rule, schema, decl_type, types, max_cardinality) for rule in rules]
+        _by_fingerprint[key] = compiled
+    return NodeRules(decl_type, compiled)
+
+
+def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: SchemaTypes,
+                  max_cardinality: int) -> CompiledRule:
+    source = rule.get("rule") or ""
+    optional_old_self = bool(rule.get("optionalOldSelf"))
+    result = CompiledRule(rule, RuleCompilation(), optional_old_self=optional_old_self)
+    if not source.strip(_GO_SPACE):
+        return result
+    checked, error, result.expression = _check(source, types, optional_old_self)
+    if error is not None:
+        result.compilation = RuleCompilation(error_type="invalid", error_detail="compilation failed: " + error)
+        return result
+    if checked.return_type() != cel.Type.BOOL:
+        result.compilation = RuleCompilation(error_type="invalid",
+                                             error_detail="cel expression must evaluate to a bool")
+        return result
+    uses_old_self = _uses_old_self(source, types)
+    max_cost = _max_cost(checked, decl_type)
+    message_error, message_cost = None, 0
+    message_source = rule.get("messageExpression") or ""
+    if message_source:
+        message_checked, error, result.message_expression = _check(message_source, types, optional_old_self=False)
+        if error is not None:
+            message_error = "messageExpression compilation failed: " + error
+        elif message_checked.return_type() != cel.Type.STRING:
+            message_error = "messageExpression must evaluate to a string"
+        else:
+            message_cost = _max_cost(message_checked, decl_type)
+    result.compilation = RuleCompilation(
+        max_cost=max_cost, max_cardinality=max_cardinality, message_expression_error=message_error,
+        has_message_expression=bool(message_source), message_expression_max_cost=message_cost,
+        uses_old_self=uses_old_self)
+    result.compiled = True
+    field_path = rule.get("fieldPath") or ""
+    if field_path:
+        try:
+            path, _ = valid_field_path(field_path, schema)
+        except ValueError:
+            path = None
+        result.field_path = str(path) if path is not None else ""
+    return result
+
+
+def _check(source: str, types: SchemaTypes, optional_old_self: bool
+           ) -> tuple[cel.Expression | None, str | None, str]:
+    """Type-check `source`: the checked expression or cel-go's error text, and the text to evaluate."""
+    env = environment.check_env(types, declare_old_self=not optional_old_self)
+    original = source
+    rewritten = library.rewrite(source)
+    for _ in range(16):
+        text, shift = (environment.optional_old_self_check(rewritten) if optional_old_self else (rewritten, 0))
+        try:
+            with quiet_stderr(types.json_name_clash):
+                checked = env.compile(text)
+            break
+        except RuntimeError as err:
+            widened = widen_literals(rewritten, str(err), shift) if rewritten == source else None
+            if widened is None:
+                return None, go_error_text(str(err), original, types.type_names, column_shift=shift), original
+            rewritten = source = widened
+    issues = literal_issues(original)
+    if issues:
+        return None, format_issues(issues, original), original
+    return checked, None, rewritten
+
+
+def _uses_old_self(source: str, types: SchemaTypes) -> bool:
+    """Whether a rule that compiles refers to the oldSelf variable (a transition rule).
+
+    The apiserver reads that off the checked references; here: the rule mentions oldSelf and does not
+    compile without it being declared.
+    """
+    if not _OLD_SELF_WORD.search(source):
+        return False
+    try:
+        with quiet_stderr(types.json_name_clash):
+            environment.check_env(types, declare_old_self=False).compile(library.rewrite(source))
+    except RuntimeError as err:
+        return re.search(r"undeclared reference to 'oldSelf[.']", str(err)) is not None
+    return False
+
+
+def _eval_program(source: str, optional_old_self: bool) -> cel.Expression:
+    text = environment.optional_old_self_eval(source) if optional_old_self else source
+    return environment.eval_env().compile(text)
+
+
+def _max_cost(checked: cel.Expression, decl_type: DeclType) -> int:
+    """The estimated worst-case cost of one evaluation of a checked expression."""
+    try:
+        from crdtool.cel import cost
+    except ImportError:
+        return 0
+    return cost.rule_cost(checked, decl_type)
+
+
+class _RuleCompiler:
+    """The lint seam (crd_schema.RuleCompiler) over `compile_node`."""
+
+    def compile(self, request: RuleCompileRequest) -> list[RuleCompilation]:
+        node = compile_node(request.schema, request.is_resource_root)
+        return [r.compilation for r in node.rules]
+
+    def validate_default(self, schema: Structural, is_resource_root: bool, value, path: Path):
+        from crdtool.cel import evaluate
+        return evaluate.validate_default(schema, is_resource_root, value, path)
+
+
+rule_compiler = _RuleCompiler()

@@ -1,0 +1,301 @@
+"""Evaluating x-kubernetes-validations rules on an object, as the apiserver's CEL validator does.
+
+The schema and the object are walked together; at every node with rules each rule runs once per
+value there (each list item, each map value), with `self` the value and, on update, `oldSelf` the
+correlated old value (object properties and granular map entries by name, items of map lists by
+key). Transition rules run only where an old value exists (or always, with optionalOldSelf). On
+update, an error at a node whose value did not change is ratcheted: it becomes a warning, unless the
+rule is a transition rule.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from crdtool.cel import environment
+from crdtool.cel.compiler import CompiledRule, compile_node
+from crdtool.cel.values import to_cel
+from crdtool.model.errors import OMIT, FieldError
+from crdtool.model.path import Path, child_of, index_of, key_of
+from crdtool.schema.structural import Structural
+
+__all__ = ["rule_validator", "validate", "validate_default"]
+
+_GO_SPACE = "\t\n\v\f\r \x85\xa0"
+MAX_MESSAGE_EXPRESSION_BYTES = 5 * 1024
+_STATUS_PREFIX = re.compile(r"^[A-Z_]+: ")
+_RUNTIME_TEXTS = (
+    (re.compile(r'^Key not found in map ?: ?"?(.*?)"?$'), lambda m: f"no such key: {m.group(1)}"),
+    (re.compile(r"^No such key: (.*)$"), lambda m: f"no such key: {m.group(1)}"),
+    (re.compile(r"^divide by zero$"), lambda m: "division by zero"),
+    (re.compile(r"^Index error: index=(-?\d+) size=\d+$"), lambda m: f"index out of bounds: {m.group(1)}"),
+    (re.compile(r"^No matching overloads? found.*$"), lambda m: "no such overload"),
+    (re.compile(r"^String to Duration conversion failed$"),
+     lambda m: "type conversion error from 'string' to 'google.protobuf.Duration'"),
+    (re.compile(r"^String to Timestamp conversion failed$"),
+     lambda m: "type conversion error from 'string' to 'google.protobuf.Timestamp'"),
+    (re.compile(r"^invalid regular expression: (.*?): (.*)$", re.S),
+     lambda m: f"error parsing regexp: {_RE2_TO_GO.get(m.group(1), m.group(1))}: `{m.group(2)}`"),
+)
+# RE2's texts for a pattern it rejects, as Go's regexp/syntax words them.
+_RE2_TO_GO = {
+    "missing )": "missing closing )", "missing ]": "missing closing ]",
+    "trailing \\": "trailing backslash at end of expression",
+    "no argument for repetition operator": "missing argument to repetition operator",
+    "bad repetition operator": "invalid nested repetition operator",
+    "invalid repetition size": "invalid repeat count",
+    "invalid perl operator": "invalid or unsupported Perl syntax",
+    "invalid named capture group": "invalid named capture",
+}
+
+
+def go_runtime_error(text: str) -> str:
+    """cel-go's text for a cel-expr-python evaluation error."""
+    text = _STATUS_PREFIX.sub("", text, count=1)
+    for pattern, render in _RUNTIME_TEXTS:
+        m = pattern.match(text)
+        if m:
+            return render(m)
+    return text
+
+
+def rule_validator(root: Structural):
+    """The validation seam (resource_validation.RuleValidator) for a version's root schema."""
+    def run(obj: dict, old: dict | None) -> tuple[list[FieldError], list[str]]:
+        return validate(root, True, obj, old, None, ratcheting=old is not None)
+    return run
+
+
+def validate_default(schema: Structural, is_resource_root: bool, value: Any, path: Path) -> list[FieldError]:
+    """ValidateDefaults' CEL step: the default as self and oldSelf, then (if that passes) as a create."""
+    errs, _ = validate(schema, is_resource_root, value, value, path, ratcheting=False)
+    if errs:
+        return errs
+    errs, _ = validate(schema, is_resource_root, value, None, path, ratcheting=False)
+    return errs
+
+
+def validate(schema: Structural, is_resource_root: bool, obj: Any, old: Any, path: Path | None,
+             ratcheting: bool) -> tuple[list[FieldError], list[str]]:
+    """The rule errors and (ratcheted) warnings of `obj` under `schema`, in document order."""
+    walker = _Walker()
+    anchor = _Anchor(obj, old, None, schema=schema) if ratcheting else None
+    walker.walk(schema, is_resource_root, obj, old, path, anchor)
+    return walker.errs, walker.warnings
+
+
+class _Walker:
+    def __init__(self) -> None:
+        self.errs: list[FieldError] = []
+        self.warnings: list[str] = []
+
+    def walk(self, s: Structural, is_root: bool, obj: Any, old: Any, path: Path | None,
+             anchor: _Anchor | None = None) -> None:
+        """Validate `obj` (correlated with `old` for oldSelf); `anchor` is the nearest node correlated for
+        ratcheting (itself, when it is), whose equality to its old value ratchets this node's errors."""
+        if obj is None:
+            return
+        if s.x_validations:
+            self.run_rules(s, is_root, obj, old, path, anchor)
+        if isinstance(obj, list):
+            self.walk_list(s, obj, old, path, anchor)
+        elif isinstance(obj, dict):
+            self.walk_map(s, obj, old, path, anchor)
+
+    def walk_list(self, s: Structural, obj: list, old: Any, path: Path | None, anchor: _Anchor | None) -> None:
+        items = s.items
+        if items is None:
+            return
+        old_by_key = _map_list_index(s, old)
+        for i, item in enumerate(obj):
+            old_item = old_by_key.get(_map_key(s, item)) if old_by_key else None
+            child_anchor = anchor
+            if anchor is not None and anchor.correlated:
+                child_anchor = _Anchor(item, old_item, anchor, schema=items) if old_item is not None \
+                    else _Anchor.deferring_to(anchor)
+            self.walk(items, items.x_embedded_resource, item, old_item, index_of(path, i), child_anchor)
+
+    def walk_map(self, s: Structural, obj: dict, old: Any, path: Path | None, anchor: _Anchor | None) -> None:
+        old = old if isinstance(old, dict) else None
+        additional = s.additional_properties_schema
+        if additional is not None:
+            correlatable = s.x_map_type != "atomic"
+            for k, v in obj.items():
+                old_v = old.get(k) if old is not None and correlatable else None
+                self.walk(additional, additional.x_embedded_resource, v, old_v, key_of(path, k),
+                          _field_anchor(anchor, k, v, old, additional))
+        if s.properties:
+            for k, v in obj.items():
+                sub = s.properties.get(k)
+                if sub is not None:
+                    old_v = old.get(k) if old is not None else None
+                    if path is None and k in ("apiVersion", "kind"):
+                        child_anchor = None
+                    else:
+                        child_anchor = _field_anchor(anchor, k, v, old, sub)
+                    self.walk(sub, sub.x_embedded_resource, v, old_v, child_of(path, k), child_anchor)
+
+    def run_rules(self, s: Structural, is_root: bool, obj: Any, old: Any, path: Path | None,
+                  anchor: _Anchor | None) -> None:
+        node = compile_node(s, is_root)
+        self_value = to_cel(obj, node.decl_type)
+        old_value = to_cel(old, node.decl_type) if old is not None else None
+        activation = {"self": self_value}
+        if old is not None:
+            activation["oldSelf"] = old_value
+        ratchet = anchor is not None and anchor.unchanged()
+        node_path = path if path is not None else "<nil>"
+        for compiled in node.rules:
+            if compiled.program is None:
+                continue
+            if compiled.compilation.uses_old_self and old is None and not compiled.optional_old_self:
+                continue
+            data = activation
+            if compiled.optional_old_self:
+                data = {"self": self_value, environment.OLD_SELF_PRESENT: old is not None,
+                        environment.OLD_SELF_VALUE: old_value}
+            outcome = compiled.program.eval(data=data)
+            kind = outcome.type().name()
+            if kind == "ERROR":
+                self.runtime_error(compiled, s, node_path, str(outcome.plain_value()))
+                continue
+            if kind == "BOOL" and outcome.plain_value() is True:
+                continue
+            error = self.failure(compiled, s, obj, path, activation)
+            if ratchet and not compiled.compilation.uses_old_self:
+                self.warnings.append(str(error))
+            else:
+                self.errs.append(error)
+
+    def runtime_error(self, compiled: CompiledRule, s: Structural, path: Path | str, text: str) -> None:
+        err = go_runtime_error(text)
+        rule_text = _rule_error_string(compiled.rule)
+        if err.startswith("no such overload"):
+            detail = (f"'{err}': call arguments did not match a supported operator, function or macro signature "
+                      f"for rule: {rule_text}")
+        else:
+            detail = f"{err} evaluating rule: {rule_text}"
+        self.errs.append(FieldError.invalid(path, s.type, detail))
+
+    def failure(self, compiled: CompiledRule, s: Structural, obj: Any, path: Path | None,
+                activation: dict) -> FieldError:
+        """The field error of a rule that evaluated to false."""
+        rule = compiled.rule
+        if compiled.field_path:
+            error_path: Path | str = Path.root(compiled.field_path) if path is None else \
+                path.child(compiled.field_path)
+        else:
+            error_path = path if path is not None else "<nil>"
+        detail = _message_or_default(rule)
+        if compiled.message_program is not None:
+            detail = self.message_expression(compiled, activation) or detail
+        value = obj if isinstance(obj, (str, int, float, bool)) else OMIT
+        reason = rule.get("reason")
+        if reason == "FieldValueForbidden":
+            return FieldError.forbidden(error_path, detail)
+        if reason == "FieldValueRequired":
+            return FieldError.required(error_path, detail)
+        if reason == "FieldValueDuplicate":
+            return FieldError.duplicate(error_path, value)
+        return FieldError.invalid(error_path, value, detail)
+
+    @staticmethod
+    def message_expression(compiled: CompiledRule, activation: dict) -> str | None:
+        """The messageExpression's message, or None when it fails (the rule's message is used then)."""
+        outcome = compiled.message_program.eval(data=activation)
+        if outcome.type().name() != "STRING":
+            return None
+        message = outcome.plain_value().strip(_GO_SPACE)
+        if not message or len(message.encode()) > MAX_MESSAGE_EXPRESSION_BYTES or "\n" in message \
+                or "\r" in message:
+            return None
+        return message
+
+
+class _Anchor:
+    """A node correlated with its old value for ratcheting (CorrelatedObject), or a stand-in for an
+    uncorrelatable node that defers to its nearest correlated ancestor."""
+
+    __slots__ = ("new", "old", "parent", "correlated", "schema", "_equal")
+
+    def __init__(self, new: Any, old: Any, parent: _Anchor | None, correlated: bool = True,
+                 schema: Structural | None = None) -> None:
+        self.new, self.old, self.parent, self.correlated, self.schema = new, old, parent, correlated, schema
+        self._equal: bool | None = None
+
+    @classmethod
+    def deferring_to(cls, anchor: _Anchor) -> _Anchor:
+        return cls(None, None, anchor, correlated=False)
+
+    def unchanged(self) -> bool:
+        """Whether errors here are ratcheted: this node (or its nearest correlated ancestor) is unchanged."""
+        if not self.correlated:
+            return self.parent is not None and self.parent.unchanged()
+        if self._equal is None:
+            self._equal = _correlated_same(self.schema, self.new, self.old)
+        return self._equal
+
+
+def _correlated_same(schema: Structural | None, new: Any, old: Any) -> bool:
+    """CachedDeepEqual: items of a map list compare with the old item of the same key."""
+    if schema is None or schema.x_list_type != "map" or not isinstance(new, list) or not isinstance(old, list):
+        return _same(new, old)
+    if len(new) != len(old):
+        return False
+    index = _map_list_index(schema, old) or {}
+    return all(_same(item, index.get(_map_key(schema, item))) for item in new)
+
+
+def _field_anchor(anchor: _Anchor | None, key: str, value: Any, old: dict | None,
+                  schema: Structural) -> _Anchor | None:
+    """The ratcheting correlation of a property or map entry: by name, when the old object has it."""
+    if anchor is None or not anchor.correlated:
+        return anchor
+    if old is not None and key in old:
+        return _Anchor(value, old[key], anchor, schema=schema)
+    return _Anchor.deferring_to(anchor)
+
+
+def _rule_error_string(rule: dict) -> str:
+    message = rule.get("message") or ""
+    if message:
+        return message.strip(_GO_SPACE)
+    return (rule.get("rule") or "").strip(_GO_SPACE)
+
+
+def _message_or_default(rule: dict) -> str:
+    message = rule.get("message") or ""
+    if message:
+        return message.strip(_GO_SPACE)
+    return "failed rule: " + _rule_error_string(rule)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Deep equality of JSON values, with 1 and 1.0 equal but true and 1 not (reflect.DeepEqual on JSON)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b and type(a) is type(b)
+
+
+def _map_list_index(s: Structural, old: Any) -> dict | None:
+    """The old items of a map list by their keys (only map lists correlate items)."""
+    if s.x_list_type != "map" or not isinstance(old, list) or not s.x_list_map_keys:
+        return None
+    index = {}
+    for item in old:
+        key = _map_key(s, item)
+        if key is not None and key not in index:
+            index[key] = item  # the first item of a duplicated key wins, as in the apiserver's map of the list
+    return index
+
+
+def _map_key(s: Structural, item: Any):
+    if not isinstance(item, dict) or not s.x_list_map_keys:
+        return None
+    return tuple(repr(item.get(k)) for k in s.x_list_map_keys)
+

@@ -1,0 +1,65 @@
+"""The CEL environment of a Kubernetes 1.36 apiserver for CRD rules (compatibility version 1.35).
+
+cel-go's extensions as the apiserver's base environment enables them (optional types, strings at
+version 2, sets, lists, two-variable comprehensions; no math, no bindings, no encoders), and the
+Kubernetes libraries written here in Python: IP and CIDR, URLs, quantities, regex find/findAll,
+list isSorted/sum/min/max, semver and named formats. Authz is not available to CRD rules.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from cel_expr_python import cel
+from google.protobuf import descriptor_pb2
+
+from crdtool.cel.libraries import format as format_lib
+from crdtool.cel.libraries import lists, net, opaque, quantity, regex, semver, urls
+from crdtool.cel.libraries.functions import Library
+
+__all__ = ["config", "descriptor_files", "functions", "rewrite", "runtime_functions"]
+
+# cel-expr-python's own extensions; its lists library stops at version 2 (cel-go's version 3 adds
+# first() and last(), which are missing here).
+_EXTENSIONS = """extensions:
+- name: optional
+  version: 2
+- name: strings
+  version: 2
+- name: sets
+- name: lists
+  version: 2
+- name: two-var-comprehensions
+"""
+
+
+def config() -> cel.EnvConfig:
+    """A fresh environment configuration with the extensions (cel-expr-python consumes it)."""
+    return cel.NewEnvConfigFromYaml(_EXTENSIONS)
+
+
+@cache
+def _library() -> Library:
+    lib = Library()
+    for module in (net, urls, quantity, regex, lists, semver, format_lib):
+        module.library(lib)
+    return lib
+
+
+def functions() -> list[cel.FunctionDecl]:
+    """The Kubernetes functions with their precise types, for type-checking rules."""
+    return _library().declarations()
+
+
+def runtime_functions() -> list[cel.FunctionDecl]:
+    """The Kubernetes functions for evaluating rules over dynamically typed values."""
+    return _library().runtime_declarations()
+
+
+def descriptor_files() -> list[descriptor_pb2.FileDescriptorProto]:
+    return opaque.descriptor_file()
+
+
+def rewrite(source: str) -> str:
+    """The rule as compiled here: calls cel-expr-python cannot express directly, rewritten."""
+    return format_lib.rewrite_validate_calls(source) if "validate(" in source else source

@@ -1,0 +1,39 @@
+"""Kubernetes' regex library: `find` and `findAll` with RE2 semantics (library/regex.go)."""
+
+from __future__ import annotations
+
+import re2
+from cel_expr_python import cel
+
+from crdtool.cel.libraries.functions import Library
+
+__all__ = ["library"]
+
+_OPTIONS = re2.Options()
+_OPTIONS.log_errors = False
+
+
+def _compile(pattern: str):
+    try:
+        return re2.compile(pattern, _OPTIONS)
+    except re2.error as err:
+        raise ValueError(f"error parsing regexp: {err}") from None
+
+
+def _find(text: str, pattern: str) -> str:
+    m = _compile(pattern).search(text)
+    return m.group(0) if m else ""
+
+
+def _find_all(text: str, pattern: str, limit: int = -1) -> list[str]:
+    if limit == 0:
+        return []
+    found = [m.group(0) for m in _compile(pattern).finditer(text)]
+    return found if limit < 0 else found[:limit]
+
+
+def library(lib: Library) -> None:
+    s, i = cel.Type.STRING, cel.Type.INT
+    lib.member("find", "string_find_string", s, [s, s], _find)
+    lib.member("findAll", "string_find_all_string", cel.Type.List(s), [s, s], _find_all)
+    lib.member("findAll", "string_find_all_string_int", cel.Type.List(s), [s, s, i], _find_all)

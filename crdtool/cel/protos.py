@@ -1,0 +1,156 @@
+"""Object types of a schema as protobuf message descriptors, so the CEL checker knows their fields.
+
+cel-expr-python type-checks field selections against protobuf messages: every object type of a
+rule's `self` becomes one message (fields named as CEL sees them), lists become repeated fields, maps
+map fields, `dyn` a google.protobuf.Value. Where protobuf cannot nest (a list of lists, a map of
+lists), the inner collection is a ListValue or Struct: `list(dyn)` / `map(string, dyn)` to the
+checker, a little more permissive than the apiserver's precise type there.
+
+Messages get neutral names (`crdtool.self<N>.T<i>`); `type_names` maps them back to the names the
+apiserver gives the same types (`selfType<N>`, `selfType<N>.spec`, `selfType<N>.spec.items.@idx`, ...)
+so that compile errors read as the apiserver's.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from cel_expr_python import cel
+from google.protobuf import descriptor_pb2, descriptor_pool, duration_pb2, struct_pb2, timestamp_pb2
+
+from crdtool.cel.types import DeclType
+
+__all__ = ["SchemaTypes", "base_pool_files", "build_schema_types"]
+
+_F = descriptor_pb2.FieldDescriptorProto
+_SCALARS = {
+    "bool": _F.TYPE_BOOL, "int": _F.TYPE_INT64, "double": _F.TYPE_DOUBLE, "string": _F.TYPE_STRING,
+    "bytes": _F.TYPE_BYTES,
+}
+_WELL_KNOWN = {"timestamp": ".google.protobuf.Timestamp", "duration": ".google.protobuf.Duration",
+               "dyn": ".google.protobuf.Value", "list": ".google.protobuf.ListValue",
+               "map": ".google.protobuf.Struct"}
+_CEL_SIMPLE = {"bool": cel.Type.BOOL, "int": cel.Type.INT, "double": cel.Type.DOUBLE, "string": cel.Type.STRING,
+               "bytes": cel.Type.BYTES, "timestamp": cel.Type.TIMESTAMP, "duration": cel.Type.DURATION,
+               "dyn": cel.Type.DYN}
+_counter = itertools.count(1)
+
+
+def base_pool_files() -> list[descriptor_pb2.FileDescriptorProto]:
+    """The well-known types every schema file depends on."""
+    files = []
+    for module in (struct_pb2, timestamp_pb2, duration_pb2):
+        proto = descriptor_pb2.FileDescriptorProto()
+        module.DESCRIPTOR.CopyToProto(proto)
+        files.append(proto)
+    return files
+
+
+@dataclass
+class SchemaTypes:
+    """The message types of one rule-bearing schema node and the CEL type of its `self`."""
+
+    self_type: cel.Type
+    pool: descriptor_pool.DescriptorPool
+    #: Message full name -> the apiserver's name of the same type.
+    type_names: dict[str, str] = field(default_factory=dict)
+    #: Whether two fields of a message share a camelCase name (`jwks_uri`, `jwksUri`): harmless for CEL,
+    #: but protobuf logs a warning to stderr when the checker first reads such a message.
+    json_name_clash: bool = False
+
+
+class _Builder:
+    def __init__(self, package: str) -> None:
+        self.package = package
+        self.file = descriptor_pb2.FileDescriptorProto(
+            name=f"{package.replace('.', '/')}.proto", package=package, syntax="proto2",
+            dependency=["google/protobuf/struct.proto", "google/protobuf/timestamp.proto",
+                        "google/protobuf/duration.proto"])
+        self.type_names: dict[str, str] = {}
+        self.json_name_clash = False
+
+    def message(self, t: DeclType, name: str) -> str:
+        """Add the message of object type `t` (named `name` by the apiserver); return its full name."""
+        short = f"T{len(self.file.message_type)}"
+        full = f"{self.package}.{short}"
+        self.type_names[full] = name
+        msg = self.file.message_type.add(name=short)
+        camel_names = {_camel_case(n) for n in t.fields}
+        self.json_name_clash = self.json_name_clash or len(camel_names) < len(t.fields)
+        for number, (cel_name, f) in enumerate(t.fields.items(), start=1):
+            self._field(msg, cel_name, number, f.type, f"{name}.{cel_name}")
+        return full
+
+    def _field(self, msg: descriptor_pb2.DescriptorProto, cel_name: str, number: int, t: DeclType,
+               name: str) -> None:
+        proto = msg.field.add(name=cel_name, number=number, json_name=f"f{number}")
+        if t.kind == "list":
+            proto.label = _F.LABEL_REPEATED
+            self._element(proto, t.elem_type, f"{name}.@idx")
+        elif t.kind == "map" and _map_entry_name(cel_name) not in {n.name for n in msg.nested_type}:
+            entry_name = _map_entry_name(cel_name)
+            entry = msg.nested_type.add(name=entry_name)
+            entry.options.map_entry = True
+            entry.field.add(name="key", number=1, type=_F.TYPE_STRING, label=_F.LABEL_OPTIONAL)
+            value = entry.field.add(name="value", number=2, label=_F.LABEL_OPTIONAL)
+            self._element(value, t.elem_type, f"{name}.@elem")
+            proto.label = _F.LABEL_REPEATED
+            proto.type = _F.TYPE_MESSAGE
+            proto.type_name = f".{self.package}.{msg.name}.{entry_name}"
+        else:
+            proto.label = _F.LABEL_OPTIONAL
+            self._element(proto, t, name)
+
+    def _element(self, proto: descriptor_pb2.FieldDescriptorProto, t: DeclType, name: str) -> None:
+        """Type `proto` (a field, list element or map value) as `t`; nested collections become dyn ones."""
+        if t.kind in _SCALARS:
+            proto.type = _SCALARS[t.kind]
+        elif t.kind == "object":
+            proto.type = _F.TYPE_MESSAGE
+            proto.type_name = "." + self.message(t, name)
+        else:
+            proto.type = _F.TYPE_MESSAGE
+            proto.type_name = _WELL_KNOWN[t.kind]
+
+    def cel_type(self, t: DeclType, name: str) -> cel.Type:
+        """The CEL type of a value of `t` whose apiserver type name is `name`."""
+        if t.kind in _CEL_SIMPLE:
+            return _CEL_SIMPLE[t.kind]
+        if t.kind == "object":
+            return cel.Type(self.message(t, name))
+        if t.kind == "list":
+            return cel.Type.List(self.cel_type(t.elem_type, f"{name}.@idx"))
+        return cel.Type.Map(cel.Type.STRING, self.cel_type(t.elem_type, f"{name}.@elem"))
+
+
+def _camel_case(field_name: str) -> str:
+    """protobuf's default JSON name of a field (`foo_bar` -> `fooBar`)."""
+    head, *rest = field_name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def _map_entry_name(field_name: str) -> str:
+    """protobuf's name for the entry message of a map field (`foo_bar` -> `FooBarEntry`)."""
+    out, cap_next = [], True
+    for ch in field_name:
+        if ch == "_":
+            cap_next = True
+        elif cap_next:
+            out.append(ch.upper() if "a" <= ch <= "z" else ch)
+            cap_next = False
+        else:
+            out.append(ch)
+    return "".join(out) + "Entry"
+
+
+def build_schema_types(t: DeclType, extra_files: Iterable[descriptor_pb2.FileDescriptorProto] = ()) -> SchemaTypes:
+    """Messages for every object type reachable from `t`, in a pool of their own (with `extra_files`)."""
+    number = next(_counter)
+    builder = _Builder(f"crdtool.self{number}")
+    self_type = builder.cel_type(t, f"selfType{number}")
+    pool = descriptor_pool.DescriptorPool()
+    for proto in [*base_pool_files(), *extra_files, builder.file]:
+        pool.Add(proto)
+    return SchemaTypes(self_type, pool, builder.type_names, builder.json_name_clash)

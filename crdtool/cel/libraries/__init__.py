@@ -2,8 +2,9 @@
 
 cel-go's extensions as the apiserver's base environment enables them (optional types, strings at
 version 2, sets, lists, two-variable comprehensions; no math, no bindings, no encoders), and the
-Kubernetes libraries written here in Python: IP and CIDR, URLs, quantities, regex find/findAll,
-list isSorted/sum/min/max, semver and named formats. Authz is not available to CRD rules.
+Kubernetes libraries written here in Python: the strings extension, IP and CIDR, URLs, quantities,
+regex find/findAll, list isSorted/sum/min/max/indexOf/lastIndexOf, semver and named formats.
+Authz is not available to CRD rules.
 """
 
 from __future__ import annotations
@@ -14,17 +15,16 @@ from cel_expr_python import cel
 from google.protobuf import descriptor_pb2
 
 from crdtool.cel.libraries import format as format_lib
-from crdtool.cel.libraries import lists, net, opaque, quantity, regex, semver, urls
+from crdtool.cel.libraries import lists, net, opaque, quantity, regex, semver, strings, urls
 from crdtool.cel.libraries.functions import Library
 
 __all__ = ["config", "descriptor_files", "functions", "rewrite", "runtime_functions"]
 
 # cel-expr-python's own extensions; its lists library stops at version 2 (cel-go's version 3 adds
-# first() and last(), which are missing here).
+# first() and last(), which are missing here). The strings extension (version 2) is written in Python
+# (strings.py): cel-expr-python's own would own `indexOf`, which the Kubernetes list library overloads.
 _EXTENSIONS = """extensions:
 - name: optional
-  version: 2
-- name: strings
   version: 2
 - name: sets
 - name: lists
@@ -41,7 +41,7 @@ def config() -> cel.EnvConfig:
 @cache
 def _library() -> Library:
     lib = Library()
-    for module in (net, urls, quantity, regex, lists, semver, format_lib):
+    for module in (strings, net, urls, quantity, regex, lists, semver, format_lib):
         module.library(lib)
     return lib
 

@@ -26,12 +26,6 @@ ERRORS_FUNCTION = "__formatErrors"
 _CALL = re.compile(r"(?<![\w.])format\.(\w+)\(\)\s*\.\s*validate\(")
 
 
-def _prefix(check):
-    def validate(value: str) -> list[str]:
-        return check(value[:-1] if value.endswith("-") else value) if value else check(value)
-    return validate
-
-
 def _uri(value: str) -> list[str]:
     return [] if re.match(r"^[A-Za-z][A-Za-z0-9+.\-]*:", value) or value.startswith("/") else \
         ["invalid URI"]
@@ -72,9 +66,9 @@ def _datetime(value: str) -> list[str]:
 FORMATS = {
     "dns1123Label": names.is_dns1123_label, "dns1123Subdomain": names.is_dns1123_subdomain,
     "dns1035Label": names.is_dns1035_label, "qualifiedName": names.is_qualified_name,
-    "dns1123LabelPrefix": _prefix(names.is_dns1123_label),
-    "dns1123SubdomainPrefix": _prefix(names.is_dns1123_subdomain),
-    "dns1035LabelPrefix": _prefix(names.is_dns1035_label), "labelValue": names.is_valid_label_value,
+    "dns1123LabelPrefix": lambda v: names.name_is_dns_label(v, True),
+    "dns1123SubdomainPrefix": lambda v: names.name_is_dns_subdomain(v, True),
+    "dns1035LabelPrefix": lambda v: names.name_is_dns1035_label(v, True), "labelValue": names.is_valid_label_value,
     "uri": _uri, "uuid": _uuid, "byte": _byte, "date": _date, "datetime": _datetime,
 }
 

@@ -1,13 +1,14 @@
-"""Kubernetes' list library (library/lists.go): isSorted, sum, min, max.
+"""Kubernetes' list library (library/lists.go): isSorted, sum, min, max, and the list forms of
+indexOf and lastIndexOf (declared with the strings extension, which shares their names).
 
 cel-expr-python cannot declare type parameters for Python functions, so each function has one
-overload per element type, as the Go library's templated overloads expand. `indexOf` and
-`lastIndexOf` on lists are not offered: the strings extension owns those names here.
+overload per element type, as the Go library's templated overloads expand.
 """
 
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from cel_expr_python import cel
 from google.protobuf import duration_pb2
@@ -20,6 +21,30 @@ _COMPARABLE = {"int": cel.Type.INT, "uint": cel.Type.UINT, "double": cel.Type.DO
                "string": cel.Type.STRING, "bytes": cel.Type.BYTES, "duration": cel.Type.DURATION,
                "timestamp": cel.Type.TIMESTAMP}
 _SUMMABLE = ("int", "uint", "double", "duration")
+
+
+def cel_equal(a: Any, b: Any) -> bool:
+    """CEL's heterogeneous equality on plain Python values: numbers compare across int/double, a
+    bool never equals a number (Python says True == 1), containers compare element-wise."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(cel_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(cel_equal(v, b[k]) for k, v in a.items())
+    return type(a) is type(b) and a == b
+
+
+def index_of(items: list, item: Any) -> int:
+    """First index of `item` by CEL equality, or -1."""
+    return next((i for i, value in enumerate(items) if cel_equal(value, item)), -1)
+
+
+def last_index_of(items: list, item: Any) -> int:
+    """Last index of `item` by CEL equality, or -1."""
+    return next((i for i in range(len(items) - 1, -1, -1) if cel_equal(items[i], item)), -1)
 
 
 def _is_sorted(items: list) -> bool:

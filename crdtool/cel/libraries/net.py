@@ -24,7 +24,7 @@ def _parse_ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
     try:
         addr = ipaddress.ip_address(text)
     except ValueError:
-        raise ValueError(f"IP Address {text!r} parse error during conversion from string: "
+        raise ValueError(f"IP Address {_go_quote(text)} parse error during conversion from string: "
                          f"ParseAddr({_go_quote(text)}): unable to parse IP") from None
     if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
         raise ValueError("IPv4-mapped IPv6 address is not allowed")

@@ -53,9 +53,8 @@ def _make(value: Decimal):
 
 
 def _text(value: Decimal) -> str:
-    normalized = value.normalize()
-    text = format(normalized, "f")
-    return text
+    """One spelling per value, so that equal quantities are equal messages."""
+    return format(value.normalize(), "f")
 
 
 def _operand(x) -> Decimal:
@@ -84,9 +83,9 @@ def _is_quantity(text: str) -> bool:
 
 def library(lib: Library) -> None:
     q, s, i, b = cel_type(QUANTITY), cel.Type.STRING, cel.Type.INT, cel.Type.BOOL
-    lib.function("quantity", "string_to_quantity", q, [s], lambda t: (parse_quantity(t), make(QUANTITY, t))[1])
+    lib.function("quantity", "string_to_quantity", q, [s], lambda t: _make(parse_quantity(t)))
     lib.function("isQuantity", "is_quantity_string", b, [s], _is_quantity)
-    lib.member("sign", "quantity_sign", i, [q], lambda v: (_value(v) > 0) - (_value(v) < 0))
+    lib.function("sign", "quantity_sign", i, [q], lambda v: (_value(v) > 0) - (_value(v) < 0))
     lib.member("isInteger", "quantity_is_integer", b, [q],
                lambda v: _value(v) == _value(v).to_integral_value() and _INT64[0] <= _value(v) <= _INT64[1])
     lib.member("asInteger", "quantity_get_int", i, [q], _as_integer)

@@ -17,7 +17,7 @@ def _compile(pattern: str):
     try:
         return re2.compile(pattern, _OPTIONS)
     except re2.error as err:
-        raise ValueError(f"error parsing regexp: {err}") from None
+        raise ValueError(f"Illegal regex: error parsing regexp: {err}") from None
 
 
 def _find(text: str, pattern: str) -> str:

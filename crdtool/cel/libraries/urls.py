@@ -34,7 +34,18 @@ def _parse(text: str) -> urllib.parse.SplitResult:
     rest = text[len(scheme) + 1:] if scheme else text
     if not scheme and not rest.startswith("/"):
         raise fail("invalid URI for request")
+    if rest.startswith("//"):
+        host = rest[2:].split("/", 1)[0].split("?", 1)[0].rpartition("@")[2]
+        after = host[host.rfind("]") + 1:] if host.startswith("[") else host
+        if ":" in after:
+            port = after[after.rfind(":"):]
+            if port != ":" and not port[1:].isdigit():
+                raise fail(f"invalid port {_go_quote(port)} after host")
     return urllib.parse.urlsplit(text)
+
+
+def _go_quote(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _is_url(text: str) -> bool:

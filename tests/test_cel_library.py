@@ -1,0 +1,180 @@
+"""The CEL library environment: examples from the Go libraries' doc comments, compiled and evaluated."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from cel_expr_python import cel
+
+from crdtool.cel import environment, libraries
+from crdtool.cel.libraries import rewrite
+
+ENV = environment.eval_env()
+# The checking environment: values typed, so functions the apiserver lacks or misuses do not compile.
+CHECK = cel.NewEnv(descriptor_pool=environment.library_pool(), config=libraries.config(),
+                   functions=libraries.functions(), variables={"self": cel.Type.DYN})
+
+
+def run(expr: str, self: Any = None) -> Any:
+    return ENV.compile(rewrite(expr)).eval(data={"self": self}).value()
+
+
+def error_text(expr: str, self: Any = None) -> str:
+    value = ENV.compile(rewrite(expr)).eval(data={"self": self})
+    assert value.type() == cel.Type.ERROR, value.value()
+    return str(value.value())
+
+
+TRUE_EXAMPLES = [
+    # lists.go
+    "[1, 2, 3].isSorted()", "['a', 'b', 'b', 'c'].isSorted()", "![2.0, 1.0].isSorted()", "[1].isSorted()",
+    "[1, 3].sum() == 4", "[1.0, 3.0].sum() == 4.0",
+    "[1, 3].min() == 1", "[1, 3].max() == 3", "[1].min() == 1",
+    "[1, 2, 2, 3].indexOf(2) == 1", "['a', 'b', 'b', 'c'].lastIndexOf('b') == 2", "[1.0].indexOf(1.1) == -1",
+    "[].indexOf('string') == -1",
+    # regex.go
+    "'abc 123'.find('[0-9]+') == '123'", "'abc 123'.find('xyz') == ''",
+    "'123 abc 456'.findAll('[0-9]+') == ['123', '456']", "'123 abc 456'.findAll('[0-9]+', 1) == ['123']",
+    "'123 abc 456'.findAll('xyz') == []",
+    # urls.go
+    "isURL('https://user:pass@example.com:80/path?query=val#fragment')", "isURL('/absolute-path')",
+    "!isURL('https://a:b:c/')", "!isURL('../relative-path')",
+    "url('/path').getScheme() == ''", "url('https://example.com/').getScheme() == 'https'",
+    "url('https://example.com:80/').getHost() == 'example.com:80'", "url('https://[::1]:80/').getHost() == '[::1]:80'",
+    "url('https://[::1]/').getHost() == '[::1]'", "url('/path').getHost() == ''",
+    "url('https://example.com:80/').getHostname() == 'example.com'",
+    "url('https://[::1]:80/').getHostname() == '::1'", "url('https://example.com:80/').getPort() == '80'",
+    "url('https://example.com/').getPort() == ''", "url('https://example.com/path').getEscapedPath() == '/path'",
+    "url('https://example.com/path with spaces/').getEscapedPath() == '/path%20with%20spaces/'",
+    "url('https://example.com').getEscapedPath() == ''",
+    "url('https://example.com/path?k1=a&k2=b&k2=c').getQuery() == {'k1': ['a'], 'k2': ['b', 'c']}",
+    "url('https://example.com/path?key with spaces=value with spaces').getQuery()"
+    " == {'key with spaces': ['value with spaces']}",
+    "url('https://example.com/path?').getQuery() == {}",
+    # quantity.go
+    "isQuantity('1.3G')", "isQuantity('1.3Gi')", "!isQuantity('1,3G')", "isQuantity('10000k')", "!isQuantity('200K')",
+    "!isQuantity('Three')", "!isQuantity('Mi')",
+    "quantity('50000000G').isInteger()", "quantity('50k').isInteger()",
+    "!quantity('9999999999999999999999999999999999999G').isInteger()", "quantity('50k').asInteger() == 50000",
+    "quantity('50k').sub(20000).asApproximateFloat() == 30000.0",
+    "quantity('50k').add(quantity('20k')) == quantity('70k')", "quantity('50k').add(20) == quantity('50020')",
+    "quantity('50k').sub(quantity('20k')) == quantity('30k')", "quantity('50k').sub(20000) == quantity('30k')",
+    "quantity('50k').add(20).sub(quantity('100k')).sub(-50000) == quantity('20')",
+    "quantity('200M').compareTo(quantity('0.2G')) == 0", "quantity('50M').compareTo(quantity('50Mi')) == -1",
+    "quantity('50Mi').compareTo(quantity('50M')) == 1", "quantity('150Mi').isGreaterThan(quantity('100Mi'))",
+    "!quantity('50Mi').isGreaterThan(quantity('100Mi'))", "quantity('50M').isLessThan(quantity('100M'))",
+    "quantity('1Gi').isGreaterThan(quantity('1M'))", "sign(quantity('-1')) == -1",
+    # ip.go / cidr.go
+    "isIP('192.168.0.1')", "!isIP('192.168.0.1.0')", "!isIP('::ffff:1.2.3.4')", "ip.isCanonical('127.0.0.1')",
+    "!ip.isCanonical('2001:db8:0:0:0:0:0:1')", "ip('192.168.0.1').family() == 4", "ip('::1').family() == 6",
+    "ip('127.0.0.1').isLoopback()", "ip('0.0.0.0').isUnspecified()", "ip('224.0.0.1').isLinkLocalMulticast()",
+    "ip('ff02::1').isLinkLocalMulticast()", "ip('169.254.169.254').isLinkLocalUnicast()",
+    "ip('fe80::1').isLinkLocalUnicast()", "ip('192.168.0.1').isGlobalUnicast()",
+    "!ip('255.255.255.255').isGlobalUnicast()", "ip('192.168.0.1') == ip('192.168.0.1')",
+    "isCIDR('192.168.0.0/16')", "!isCIDR('192.168.0.0')", "cidr('192.168.0.0/24').containsIP(ip('192.168.0.1'))",
+    "!cidr('192.168.0.0/24').containsIP(ip('192.168.1.1'))", "cidr('192.168.0.0/24').containsIP('192.168.0.1')",
+    "cidr('192.168.0.0/24').containsCIDR(cidr('192.168.0.0/25'))",
+    "cidr('192.168.0.0/24').containsCIDR('192.168.0.0/25')", "!cidr('192.168.0.0/24').containsCIDR('10.0.0.0/8')",
+    "cidr('192.168.0.0/24').ip() == ip('192.168.0.0')", "cidr('192.168.1.5/24').masked() == cidr('192.168.1.0/24')",
+    "cidr('192.168.0.0/16').prefixLength() == 16", "cidr('::1/128').ip().family() == 6",
+    # semverlib.go
+    "isSemver('1.0.0')", "!isSemver('hello')", "!isSemver('v1.0')", "isSemver('v1.0', true)",
+    "isSemver('01.01.01', true)", "semver('v1.0.0', true) == semver('1.0.0')", "semver('1.0', true) == semver('1.0.0')",
+    "semver('1.2.3').major() == 1", "semver('1.2.3').minor() == 2", "semver('1.2.3').patch() == 3",
+    "semver('1.2.3').compareTo(semver('1.2.3')) == 0", "semver('1.2.3').compareTo(semver('2.0.0')) == -1",
+    "semver('1.2.3').compareTo(semver('0.1.2')) == 1", "semver('1.0.0-alpha').isLessThan(semver('1.0.0'))",
+    "semver('1.0.0-alpha.10').isGreaterThan(semver('1.0.0-alpha.9'))",
+    # format.go: validate gives an optional list of errors, none when the value is valid
+    "!format.dns1123Label().validate('my-label-name').hasValue()",
+    "!format.dns1123Subdomain().validate('apiextensions.k8s.io').hasValue()",
+    "!format.dns1035Label().validate('my-label-name').hasValue()",
+    "!format.qualifiedName().validate('apiextensions.k8s.io/v1beta1').hasValue()",
+    "!format.dns1123LabelPrefix().validate('my-label-prefix-').hasValue()",
+    "!format.dns1123SubdomainPrefix().validate('mysubdomain.prefix.-').hasValue()",
+    "!format.dns1035LabelPrefix().validate('my-label-prefix-').hasValue()",
+    "!format.uri().validate('http://example.com').hasValue()",
+    "!format.uuid().validate('123e4567-e89b-12d3-a456-426614174000').hasValue()",
+    "!format.byte().validate('aGVsbG8=').hasValue()", "!format.date().validate('2021-01-01').hasValue()",
+    "!format.datetime().validate('2021-01-01T00:00:00Z').hasValue()",
+    "format.dns1123Label().validate('Not_Valid').value().size() == 1",
+    # ext.Sets
+    "sets.contains([1, 2, 3, 4], [2, 3])", "!sets.contains([1, 2, 3], [4])", "sets.equivalent([1, 2, 2], [2, 1])",
+    "sets.intersects([1, 2], [2, 3])", "!sets.intersects([1], [])",
+    # ext.Lists version 3
+    "[1, 2, 3, 4].slice(1, 3) == [2, 3]", "[1, [2, 3], [4]].flatten() == [1, 2, 3, 4]",
+    "[1, [2, [3, 4]]].flatten() == [1, 2, [3, 4]]", "[1, [2, [3, [4]]]].flatten(2) == [1, 2, 3, [4]]",
+    "[3, 2, 1].sort() == [1, 2, 3]", "['b', 'c', 'a'].sort() == ['a', 'b', 'c']",
+    "lists.range(5) == [0, 1, 2, 3, 4]", "[5, 3, 1, 2].reverse() == [2, 1, 3, 5]",
+    "[1, 2, 2, 3, 3, 3].distinct() == [1, 2, 3]",
+    # ext.Strings version 2
+    "'hello'.charAt(1) == 'e'", "'hello'.charAt(5) == ''", "'hello mellow'.indexOf('') == 0",
+    "'hello mellow'.indexOf('ello') == 1", "'hello mellow'.indexOf('ello', 6) == 7",
+    "'hello mellow'.lastIndexOf('ello') == 7", "'hello mellow'.lastIndexOf('ello', 6) == 1",
+    "'TacoCat'.lowerAscii() == 'tacocat'", "'TacoCat'.upperAscii() == 'TACOCAT'",
+    "'hello hello'.replace('he', 'we') == 'wello wello'", "'hello hello'.replace('he', 'we', 1) == 'wello hello'",
+    "'hello hello hello'.split(' ') == ['hello', 'hello', 'hello']",
+    "'hello hello hello'.split(' ', 2) == ['hello', 'hello hello']", "'tacocat'.substring(4) == 'cat'",
+    "'tacocat'.substring(0, 4) == 'taco'", "'  \\ttrim\\n    '.trim() == 'trim'",
+    "['hello', 'mellow'].join() == 'hellomellow'", "['hello', 'mellow'].join(' ') == 'hello mellow'",
+    "'%s is %d years, %.2f%%'.format(['x', 3, 1.5]) == 'x is 3 years, 1.50%'",
+    "strings.quote('single-quote with \"double quote\"') == '\"single-quote with \\\\\"double quote\\\\\"\"'",
+]
+
+
+@pytest.mark.parametrize("expr", TRUE_EXAMPLES)
+def test_documented_examples(expr: str) -> None:
+    assert run(expr) is True
+
+
+def test_sum_of_durations() -> None:
+    assert run("[duration('1m'), duration('1s')].sum() == duration('1m1s')") is True
+
+
+@pytest.mark.parametrize("expr", [
+    "self.sum() == 6", "self.isSorted() == false", "self.max() == 3", "self.indexOf(2) == 2",
+    "self.sort() == [1, 2, 3]", "sets.contains(self, [1])", "self.slice(0, 1) == [3]",
+])
+def test_dynamic_receivers(expr: str) -> None:
+    """Rules are evaluated with `self` as dyn over plain Python values."""
+    assert run(expr, [3, 1, 2]) is True
+
+
+@pytest.mark.parametrize(("expr", "message"), [
+    ("[].min()", "min called on empty list"),
+    ("quantity('200K')", "unable to parse quantity's suffix"),
+    ("quantity('Three')",
+     "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+    ("quantity('9999999999999999999999999999999999999G').asInteger()", "cannot convert value to integer"),
+    ("url('../relative-path')", 'URL parse error during conversion from string: parse "../relative-path": '
+                                "invalid URI for request"),
+    ("ip('1.2.3')", 'IP Address "1.2.3" parse error during conversion from string: ParseAddr("1.2.3"): '
+                    "unable to parse IP"),
+    ("semver('Three')", "No Major.Minor.Patch elements found"),
+    ("[1, [2]].flatten(-1)", "level must be non-negative"),
+    ("[1, 2].slice(2, 1)", "cannot slice(2, 1), start index must be less than or equal to end index"),
+    ("'abc'.substring(4)", "index out of range: 4"),
+    ("'abc'.find('(')", "Illegal regex"),
+])
+def test_runtime_errors_carry_go_texts(expr: str, message: str) -> None:
+    assert message in error_text(expr)
+
+
+@pytest.mark.parametrize("expr", [
+    "math.greatest(1, 2)", "'abc'.reverse()", "base64.encode(b'a')", "[true].sum()", "quantity(1)",
+    "ip('1.2.3.4').isLessThan(ip('1.2.3.5'))", "semver('1.0.0').isGreaterThan(quantity('1'))",
+])
+def test_functions_the_apiserver_lacks_do_not_compile(expr: str) -> None:
+    with pytest.raises(Exception, match="undeclared reference|no matching overload"):
+        CHECK.compile(rewrite(expr))
+
+
+def test_type_errors_name_the_apiserver_types() -> None:
+    with pytest.raises(Exception, match=r"\(net\.IP, kubernetes\.Quantity\)"):
+        CHECK.compile("ip('1.2.3.4').isLessThan(quantity('1'))")
+
+
+def test_descriptor_files_declare_the_opaque_types() -> None:
+    names = {f"{f.package}.{m.name}" for f in libraries.descriptor_files() for m in f.message_type}
+    assert names == {"net.IP", "net.CIDR", "kubernetes.URL", "kubernetes.Quantity", "kubernetes.Semver",
+                     "kubernetes.NamedFormat"}

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from cel_expr_python import cel
 
-from crdtool.cel import environment
+from crdtool.cel import checked_ast, cost, environment
 from crdtool.cel import libraries as library
 from crdtool.cel.errors import format_issues, go_error_text
 from crdtool.cel.literals import literal_issues
@@ -196,11 +196,7 @@ def _eval_program(source: str, optional_old_self: bool) -> cel.Expression:
 
 def _max_cost(checked: cel.Expression, decl_type: DeclType) -> int:
     """The estimated worst-case cost of one evaluation of a checked expression."""
-    try:
-        from crdtool.cel import cost
-    except ImportError:
-        return 0
-    return cost.rule_cost(checked, decl_type)
+    return cost.estimate(checked_ast.decode(checked.serialize()), decl_type).max
 
 
 class _RuleCompiler:

@@ -100,7 +100,7 @@ def schema_decl_type(s: Structural | None, is_resource_root: bool) -> DeclType |
             max_props = _vv(s, "max_properties")
             bound = max(max_props, 0) if max_props is not None else \
                 (MAX_REQUEST_SIZE_BYTES - 2) // (values.min_serialized_size + 6)
-            key = _simple("string", MIN_STRING_SIZE, MAX_REQUEST_SIZE_BYTES - 2)
+            key = _simple("string", MIN_STRING_SIZE)  # the plain StringType: no size bound known (0)
             return DeclType("map", max_elements=bound, min_serialized_size=2, elem_type=values, key_type=key,
                             schema=s)
         required = set(_vv(s, "required") or ())

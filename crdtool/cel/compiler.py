@@ -45,6 +45,8 @@ class CompiledRule:
     expression: str = ""  # the rule as compiled (numeric literals retyped, library calls rewritten)
     message_expression: str = ""
     compiled: bool = False  # whether the rule (and its messageExpression) type-checked
+    #: Too deeply nested for cel-expr-python: neither checked nor evaluated.
+    unsupported: bool = False
     optional_old_self: bool = False
     field_path: str = ""  # the normalized fieldPath the error is reported at, relative to the node
     _program: cel.Expression | None = None
@@ -60,7 +62,7 @@ class CompiledRule:
     @property
     def message_program(self) -> cel.Expression | None:
         """The messageExpression's evaluation program, if the rule has a valid one."""
-        if self._message_program is None and self.compiled and self.rule.get("messageExpression") \
+        if self._message_program is None and self.compiled and self.message_expression \
                 and self.compilation.message_expression_error is None:
             self._message_program = _eval_program(self.message_expression, optional_old_self=False)
         return self._message_program
@@ -115,7 +117,13 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
     result = CompiledRule(rule, RuleCompilation(), optional_old_self=optional_old_self)
     if not source.strip(_GO_SPACE):
         return result
-    checked, error, result.expression = _check(source, types, optional_old_self)
+    try:
+        checked, error, result.expression = _check(source, types, optional_old_self)
+    except TooDeepError:
+        # Nested deeper than this CEL runtime parses: the rule can be neither checked nor run here.
+        # Reporting it as invalid would reject a CRD the apiserver accepts, so it is left out.
+        result.unsupported = True
+        return result
     if error is not None:
         result.compilation = RuleCompilation(error_type="invalid", error_detail="compilation failed: " + error)
         return result
@@ -128,8 +136,15 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
     message_error, message_cost = None, 0
     message_source = rule.get("messageExpression") or ""
     if message_source:
-        message_checked, error, result.message_expression = _check(message_source, types, optional_old_self=False)
-        if error is not None:
+        try:
+            message_checked, error, result.message_expression = _check(message_source, types,
+                                                                       optional_old_self=False)
+        except TooDeepError:
+            message_checked, error = None, None
+            message_source = ""  # too deep to check here: the rule's message is used instead
+        if message_checked is None and error is None:
+            pass
+        elif error is not None:
             message_error = "messageExpression compilation failed: " + error
         elif message_checked.return_type() != cel.Type.STRING:
             message_error = "messageExpression must evaluate to a string"
@@ -150,6 +165,13 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
     return result
 
 
+class TooDeepError(Exception):
+    """The expression nests deeper than cel-expr-python's parser allows (32; cel-go allows 250)."""
+
+
+_RECURSION_LIMIT = re.compile(r"recursion limit exceeded|Exceeded max recursion depth")
+
+
 def _check(source: str, types: SchemaTypes, optional_old_self: bool
            ) -> tuple[cel.Expression | None, str | None, str]:
     """Type-check `source`: the checked expression or cel-go's error text, and the text to evaluate."""
@@ -163,6 +185,8 @@ def _check(source: str, types: SchemaTypes, optional_old_self: bool
                 checked = env.compile(text)
             break
         except RuntimeError as err:
+            if _RECURSION_LIMIT.search(str(err)):
+                raise TooDeepError(str(err)) from None
             widened = widen_literals(rewritten, str(err), shift) if rewritten == source else None
             if widened is None:
                 return None, go_error_text(str(err), original, types.type_names, column_shift=shift), original

@@ -1,0 +1,96 @@
+"""CEL rules end to end: `crdtool validate` evaluates them, `crdtool lint --costs` weighs them."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from crdtool.cli import cli
+
+CEL = Path(__file__).resolve().parent.parent / "fixtures" / "crontab-cel"
+CRD, VALID, INVALID = str(CEL / "crd.yaml"), str(CEL / "valid.yaml"), str(CEL / "invalid.yaml")
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, ["--no-color", *args] if args[0] != "--format" else list(args))
+
+
+def _crd(rule: str, properties: dict) -> str:
+    return json.dumps({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced",
+                 "names": {"plural": "widgets", "singular": "widget", "kind": "Widget"},
+                 "versions": [{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {
+                     "type": "object", "properties": {"spec": {
+                         "type": "object", "x-kubernetes-validations": [{"rule": rule}],
+                         "properties": properties}}}}}]}})
+
+
+def test_rules_are_evaluated_with_messages_at_their_lines() -> None:
+    res = run("validate", "-c", CRD, INVALID)
+    assert res.exit_code == 1
+    assert f"{INVALID}:5:1: error: spec: Invalid value: replicas must be between 1 and 5" in res.output
+    assert f'{INVALID}:12:7: error: spec.hosts[1]: Invalid value: "10.0.0.1": hosts must be names, not IP ' \
+           "addresses" in res.output
+    assert "image is immutable" not in res.output  # a transition rule needs the stored object
+
+
+def test_transition_rules_on_update() -> None:
+    res = run("validate", "-c", CRD, "--old", VALID, INVALID)
+    assert res.exit_code == 1
+    assert "spec: Invalid value: image is immutable" in res.output
+    assert run("validate", "-c", CRD, "--old", VALID, VALID).exit_code == 0
+
+
+def test_valid_object_passes_its_rules() -> None:
+    res = run("validate", "-c", CRD, VALID)
+    assert res.exit_code == 0, res.output
+
+
+def test_costs_table_and_json() -> None:
+    res = run("lint", "--costs", CRD)
+    assert res.exit_code == 0
+    assert "4 CEL expressions (budgets: 10,000,000 per rule, 100,000,000 per CRD)" in res.output
+    assert "spec.validation.openAPIV3Schema.properties[spec].properties[hosts].items.x-kubernetes-validations[0]" \
+           ".rule" in res.output
+    data = json.loads(run("--format", "json", "lint", "--costs", CRD).output)
+    costs = {c["field"]: c for c in data["results"][0]["ruleCosts"]}
+    hosts = costs["spec.validation.openAPIV3Schema.properties[spec].properties[hosts].items"
+                  ".x-kubernetes-validations[0].rule"]
+    # isIP over a string of at most 253 characters (1,012 bytes): 102 plus the call and `!`; 16 items.
+    assert (hosts["maxCost"], hosts["maxCardinality"], hosts["expressionCost"]) == (104, 16, 1664)
+
+
+def test_an_unbounded_nested_rule_is_rejected_quickly(tmp_path: Path) -> None:
+    crd = tmp_path / "crd.json"
+    crd.write_text(_crd("self.l.all(x, self.l.all(y, x != y))", {"l": {"type": "array", "items": {"type": "string"}}}))
+    start = time.perf_counter()
+    res = run("lint", str(crd))
+    assert time.perf_counter() - start < 1
+    assert res.exit_code == 1
+    assert "Forbidden: estimated rule cost exceeds budget by factor of more than 100x" in res.output
+
+
+def test_a_catastrophic_regex_is_linear(tmp_path: Path) -> None:
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
+    crd.write_text(_crd("self.s.matches('^(a+)+$')", {"s": {"type": "string", "maxLength": 200000}}))
+    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                              "spec": {"s": "a" * 100_000 + "b"}}))
+    start = time.perf_counter()
+    res = run("validate", "-c", str(crd), str(cr))
+    assert time.perf_counter() - start < 1
+    assert res.exit_code == 1
+    assert "spec: Invalid value: failed rule: self.s.matches('^(a+)+$')" in res.output
+
+
+def test_compile_errors_read_as_the_apiservers(tmp_path: Path) -> None:
+    crd = tmp_path / "crd.json"
+    crd.write_text(_crd("self.replicas == true", {"replicas": {"type": "integer"}}))
+    res = run("lint", str(crd))
+    assert res.exit_code == 1
+    assert ("compilation failed: ERROR: <input>:1:15: found no matching overload for '_==_' applied to "
+            "'(int, bool)'") in res.output

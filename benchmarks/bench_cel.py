@@ -37,12 +37,17 @@ def compile_figures() -> None:
 
     docs = [d for d in load_inputs([str(CORPUS / "crds")]) if is_crd(d)]
     compiled_rules = 0
+    compile_seconds = 0.0
     original = compiler._compile_rule
 
     def counting(*args, **kwargs):
-        nonlocal compiled_rules
+        nonlocal compiled_rules, compile_seconds
         compiled_rules += 1
-        return original(*args, **kwargs)
+        t0 = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            compile_seconds += time.perf_counter() - t0
 
     compiler._compile_rule = counting
     t0 = time.perf_counter()
@@ -50,9 +55,9 @@ def compile_figures() -> None:
         lint_document(doc)
     elapsed = time.perf_counter() - t0
     compiler._compile_rule = original
-    print(f"lint {len(docs)} corpus CRDs: {elapsed:.2f} s; {compiled_rules} distinct rule compilations "
-          f"(type check, cost, messageExpression): {elapsed / max(compiled_rules, 1) * 1e6:,.0f} us per rule "
-          "(schema checks included)")
+    print(f"lint {len(docs)} corpus CRDs: {elapsed:.2f} s, of which compiling {compiled_rules} distinct rules "
+          f"(type check, literal checks, cost, messageExpression): {compile_seconds:.2f} s, "
+          f"{compile_seconds / max(compiled_rules, 1) * 1e6:,.0f} us per rule")
 
 
 def evaluate_figures() -> None:
@@ -120,7 +125,7 @@ def httproute_figures(repeat: int) -> None:
             route = dict(routes[i % len(routes)])
             route["metadata"] = {**route.get("metadata", {}), "name": f"route-{i}"}
             docs.append(json.dumps(route))
-        many.write_text("---\n".join(docs))
+        many.write_text("\n---\n".join(docs))
         best, median = cli_seconds(["validate", "-c", str(HTTPROUTE_CRD), str(one)], repeat)
         print(f"crdtool validate 1 HTTPRoute (cold process): best {best:.3f} s, median {median:.3f} s")
         best, median = cli_seconds(["validate", "-c", str(HTTPROUTE_CRD), str(many)], repeat)

@@ -94,3 +94,31 @@ def test_compile_errors_read_as_the_apiservers(tmp_path: Path) -> None:
     assert res.exit_code == 1
     assert ("compilation failed: ERROR: <input>:1:15: found no matching overload for '_==_' applied to "
             "'(int, bool)'") in res.output
+
+
+def test_a_runaway_rule_stops_with_the_apiservers_error(tmp_path: Path) -> None:
+    """A CRD refused for its rules' cost still validates (as a stored CRD would); the rule stops."""
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
+    crd.write_text(_crd("self.l.all(x, self.l.all(y, x != y || true))",
+                        {"l": {"type": "array", "items": {"type": "string"}}}))
+    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                              "spec": {"l": [str(i) for i in range(3000)]}}))
+    start = time.perf_counter()
+    res = run("validate", "-c", str(crd), str(cr))
+    assert time.perf_counter() - start < 2
+    assert res.exit_code == 1
+    assert "estimated rule cost exceeds budget" in res.output  # the CRD's own finding is shown
+    assert ("spec: Invalid value: \"object\": 'operation cancelled: actual cost limit exceeded': no further "
+            "validation rules will be run due to call cost exceeds limit for rule: "
+            "self.l.all(x, self.l.all(y, x != y || true))") in res.output
+
+
+def test_a_rule_that_does_not_compile_is_reported_on_objects(tmp_path: Path) -> None:
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
+    crd.write_text(_crd("math.abs(self.v) == 1", {"v": {"type": "integer"}}))
+    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                              "spec": {"v": 1}}))
+    res = run("validate", "-c", str(crd), str(cr))
+    assert res.exit_code == 1
+    assert ("spec: Invalid value: \"object\": rule compile error: compilation failed: ERROR: <input>:1:1: "
+            "undeclared reference to 'math' (in container '')") in res.output

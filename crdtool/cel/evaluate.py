@@ -87,6 +87,7 @@ def validate(schema: Structural, is_resource_root: bool, obj: Any, old: Any, pat
 
 class _Walker:
     def __init__(self) -> None:
+        self.stopped = False  # a rule ran out of budget: no further rules run
         self.errs: list[FieldError] = []
         self.warnings: list[str] = []
 
@@ -94,7 +95,7 @@ class _Walker:
              anchor: _Anchor | None = None) -> None:
         """Validate `obj` (correlated with `old` for oldSelf); `anchor` is the nearest node correlated for
         ratcheting (itself, when it is), whose equality to its old value ratchets this node's errors."""
-        if obj is None:
+        if obj is None or self.stopped:
             return
         if s.x_validations:
             self.run_rules(s, is_root, obj, old, path, anchor)
@@ -147,6 +148,10 @@ class _Walker:
         ratchet = anchor is not None and anchor.unchanged()
         node_path = path if path is not None else "<nil>"
         for compiled in node.rules:
+            if compiled.compilation.error_type is not None:
+                self.errs.append(FieldError.invalid(node_path, s.type,
+                                                    f"rule compile error: {compiled.compilation.error_detail}"))
+                continue
             if compiled.program is None:
                 continue
             if compiled.compilation.uses_old_self and old is None and not compiled.optional_old_self:
@@ -155,7 +160,16 @@ class _Walker:
             if compiled.optional_old_self:
                 data = {"self": self_value, environment.OLD_SELF_PRESENT: old is not None,
                         environment.OLD_SELF_VALUE: old_value}
-            outcome = compiled.program.eval(data=data)
+            try:
+                outcome = compiled.program.eval(data=data)
+            except RuntimeError as err:  # the runtime's own iteration budget: a runaway rule
+                self.errs.append(FieldError.invalid(node_path, s.type, (
+                    f"'operation cancelled: actual cost limit exceeded': no further validation rules will be run "
+                    f"due to call cost exceeds limit for rule: {_rule_error_string(compiled.rule)}")
+                    if "budget" in str(err) else f"{go_runtime_error(str(err))} evaluating rule: "
+                                                 f"{_rule_error_string(compiled.rule)}"))
+                self.stopped = True
+                return
             kind = outcome.type().name()
             if kind == "ERROR":
                 self.runtime_error(compiled, s, node_path, str(outcome.plain_value()))
@@ -203,7 +217,10 @@ class _Walker:
     @staticmethod
     def message_expression(compiled: CompiledRule, activation: dict) -> str | None:
         """The messageExpression's message, or None when it fails (the rule's message is used then)."""
-        outcome = compiled.message_program.eval(data=activation)
+        try:
+            outcome = compiled.message_program.eval(data=activation)
+        except RuntimeError:
+            return None
         if outcome.type().name() != "STRING":
             return None
         message = outcome.plain_value().strip(_GO_SPACE)

@@ -82,7 +82,9 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
         old = _matching_old(olds, doc)
         results.append(process(doc, served, request, old=old, op=op))
     inputs = {os.path.realpath(d.source) for d in docs}
-    crd_results = [r for r in registry.lint_results if os.path.realpath(r.document.source) in inputs]
+    # The CRDs among the inputs, and any CRD named with -c that the apiserver would refuse (say why).
+    crd_results = [r for r in registry.lint_results
+                   if os.path.realpath(r.document.source) in inputs or not r.valid]
     for r in crd_results:
         r.field_validation = field_validation
     return Outcome(crd_results, results, notes)

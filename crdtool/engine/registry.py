@@ -90,7 +90,10 @@ class Registry:
         spec = ((decoded or {}).get("spec")) or {}
         names = spec.get("names") or {}
         group, kind = spec.get("group", ""), names.get("kind", "")
-        if result.status is not None or decoded is None:  # unknown fields alone do not stop its registration
+        if decoded is None or (result.status is not None and not _only_rule_errors(result)):
+            # Unknown fields alone do not stop its registration, nor do errors in its CEL rules alone: a
+            # CRD stored before its rules stopped compiling (or fitting the budget) still serves, its
+            # broken rules reporting `rule compile error` on every object, as the apiserver's validator does.
             self.rejected[(group, kind)] = result
             return result
         for v in _v1_versions(doc.data):
@@ -114,6 +117,12 @@ class Registry:
     def version_of(self, group: str, kind: str, version: str) -> ServedVersion | None:
         found = self.versions.get((group, version, kind))
         return found if found is not None and found.served else None
+
+
+def _only_rule_errors(result: Result) -> bool:
+    """Whether every error of a rejected CRD is about its x-kubernetes-validations."""
+    return bool(result.errors) and all(
+        "x-kubernetes-validations" in e.field or "x-kubernetes-validations" in e.detail for e in result.errors)
 
 
 def _v1_versions(data: Any) -> list[dict]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import click
@@ -41,6 +41,8 @@ class Outcome:
     crd_results: list
     results: list
     notes: list[str]
+    #: CRDs named with -c (not among the inputs) that the apiserver would refuse.
+    refused_crds: list = field(default_factory=list)
 
 
 def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
@@ -82,12 +84,12 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
         old = _matching_old(olds, doc)
         results.append(process(doc, served, request, old=old, op=op))
     inputs = {os.path.realpath(d.source) for d in docs}
-    # The CRDs among the inputs, and any CRD named with -c that the apiserver would refuse (say why).
-    crd_results = [r for r in registry.lint_results
-                   if os.path.realpath(r.document.source) in inputs or not r.valid]
-    for r in crd_results:
+    crd_results = [r for r in registry.lint_results if os.path.realpath(r.document.source) in inputs]
+    # A CRD named with -c that the apiserver would refuse: shown too, to say why.
+    refused = [r for r in registry.lint_results if not r.valid and r not in crd_results]
+    for r in [*crd_results, *refused]:
         r.field_validation = field_validation
-    return Outcome(crd_results, results, notes)
+    return Outcome(crd_results, results, notes, refused)
 
 
 def _matching_old(olds, doc):

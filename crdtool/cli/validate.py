@@ -24,10 +24,12 @@ def command(paths, crd_paths, version, namespace, field_validation, skip_unknown
 
     def run() -> int:
         outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, old_paths)
-        results = [*outcome.crd_results, *outcome.results]
+        # kubectl would print only what applying the inputs answers; the text also says why a -c CRD is refused.
+        crds = outcome.crd_results if fmt == "kubectl" else [*outcome.crd_results, *outcome.refused_crds]
+        results = [*crds, *outcome.results]
         counted = [(outcome.results, "object")]
-        if outcome.crd_results:
-            counted.insert(0, (outcome.crd_results, "CustomResourceDefinition"))
+        if crds:
+            counted.insert(0, (crds, "CustomResourceDefinition"))
         emit(results, fmt, color, _resource, "object", outcome.notes if verbose else None, counted)
         return EXIT_FINDINGS if any(not r.valid for r in results) else EXIT_OK
 

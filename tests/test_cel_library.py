@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 from cel_expr_python import cel
 
-from crdtool.cel import environment, libraries
-from crdtool.cel.libraries import rewrite
+from crdtool.cel import environment
+from crdtool.cel import library as libraries
+from crdtool.cel.library import rewrite
 
 ENV = environment.eval_env()
 # The checking environment: values typed, so functions the apiserver lacks or misuses do not compile.

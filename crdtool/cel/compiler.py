@@ -14,8 +14,7 @@ from dataclasses import dataclass
 
 from cel_expr_python import cel
 
-from crdtool.cel import checked_ast, cost, environment
-from crdtool.cel import libraries as library
+from crdtool.cel import checked_ast, cost, environment, library
 from crdtool.cel.errors import format_issues, go_error_text
 from crdtool.cel.literals import literal_issues
 from crdtool.cel.numeric import widen_literals

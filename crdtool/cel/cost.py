@@ -433,7 +433,7 @@ class _Coster:
 
 
 def _is_format_validate(node: Node) -> bool:
-    """Whether a conditional is the rewrite of `format.X().validate(s)` (see libraries.format)."""
+    """Whether a conditional is the rewrite of `format.X().validate(s)` (see library.format)."""
     cond = node.args[0] if node.args else None
     if cond is None or cond.kind != "call" or cond.name != "_==_" or not cond.args:
         return False

@@ -18,7 +18,7 @@ from functools import cache
 from cel_expr_python import cel
 from google.protobuf import descriptor_pool
 
-from crdtool.cel import libraries as library
+from crdtool.cel import library
 from crdtool.cel.protos import SchemaTypes, base_pool_files
 
 __all__ = ["OLD_SELF_PRESENT", "OLD_SELF_VALUE", "check_env", "eval_env", "optional_old_self_check",

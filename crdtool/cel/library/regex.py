@@ -5,7 +5,7 @@ from __future__ import annotations
 import re2
 from cel_expr_python import cel
 
-from crdtool.cel.libraries.functions import Library
+from crdtool.cel.library.functions import Library
 
 __all__ = ["library"]
 

@@ -15,8 +15,8 @@ import uuid
 
 from cel_expr_python import cel
 
-from crdtool.cel.libraries.functions import Library
-from crdtool.cel.libraries.opaque import cel_type, make
+from crdtool.cel.library.functions import Library
+from crdtool.cel.library.opaque import cel_type, make
 from crdtool.schema import names
 
 __all__ = ["ERRORS_FUNCTION", "library", "rewrite_validate_calls"]

@@ -13,7 +13,7 @@ from typing import Any
 from cel_expr_python import cel
 from google.protobuf import duration_pb2
 
-from crdtool.cel.libraries.functions import Library
+from crdtool.cel.library.functions import Library
 
 __all__ = ["library"]
 

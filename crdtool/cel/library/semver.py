@@ -6,8 +6,8 @@ import re
 
 from cel_expr_python import cel
 
-from crdtool.cel.libraries.functions import Library
-from crdtool.cel.libraries.opaque import cel_type, make
+from crdtool.cel.library.functions import Library
+from crdtool.cel.library.opaque import cel_type, make
 
 __all__ = ["library"]
 

@@ -7,8 +7,8 @@ from decimal import Decimal, InvalidOperation
 
 from cel_expr_python import cel
 
-from crdtool.cel.libraries.functions import Library
-from crdtool.cel.libraries.opaque import cel_type, make
+from crdtool.cel.library.functions import Library
+from crdtool.cel.library.opaque import cel_type, make
 
 __all__ = ["library", "parse_quantity"]
 

@@ -14,9 +14,9 @@ from functools import cache
 from cel_expr_python import cel
 from google.protobuf import descriptor_pb2
 
-from crdtool.cel.libraries import format as format_lib
-from crdtool.cel.libraries import lists, net, opaque, quantity, regex, semver, strings, urls
-from crdtool.cel.libraries.functions import Library
+from crdtool.cel.library import format as format_lib
+from crdtool.cel.library import lists, net, opaque, quantity, regex, semver, strings, urls
+from crdtool.cel.library.functions import Library
 
 __all__ = ["config", "descriptor_files", "functions", "rewrite", "runtime_functions"]
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from cel_expr_python import cel
 
-from crdtool.cel.libraries.functions import Library
-from crdtool.cel.libraries.lists import index_of, last_index_of
+from crdtool.cel.library.functions import Library
+from crdtool.cel.library.lists import index_of, last_index_of
 
 __all__ = ["library"]
 

@@ -174,12 +174,12 @@ class _Coster:
                     self.sizes[node.id] = size
                 if bound.id in self.paths:
                     self.paths[node.id] = self.paths[bound.id]
-            elif role != "index" and bound.id in self.paths:
-                self.paths[node.id] = (*self.paths[bound.id], f"@{role}")
-            elif role == "items":
-                entry = self.entry_size(bound)
-                if entry is not None:
-                    self.sizes[node.id] = entry
+            elif role == "items" and bound.id in self.element_sizes:
+                self.sizes[node.id] = self.element_sizes[bound.id]
+            elif role != "index":
+                # cel-go extends the range's path, an empty one too: `@items` alone then walks nothing
+                # and the apiserver's estimator answers with the rule's own type's bound.
+                self.paths[node.id] = (*self.paths.get(bound.id, ()), f"@{role}")
         else:
             self.paths[node.id] = (node.name,)
         return ONE
@@ -389,7 +389,8 @@ class _Coster:
                     "major", "minor", "patch") or name.startswith("format."):
             return ONE, None
         if name in ("containsIP", "containsCIDR") and args:
-            cost = Cost(4, 16).factor(STRING_TRAVERSAL)  # comparing 4- or 16-byte addresses
+            # Comparing addresses (and, for a CIDR, prefix lengths): figures fitted to the apiserver's.
+            cost = Cost(4, 4) if name == "containsIP" else Cost(7, 7)
             if self.ast.type_kind(args[0]) == "string":
                 cost = cost + self.size(args[0]).factor(STRING_TRAVERSAL)
             return cost, None

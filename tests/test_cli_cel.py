@@ -63,6 +63,7 @@ def test_costs_table_and_json() -> None:
                   ".x-kubernetes-validations[0].rule"]
     # isIP over a string of at most 253 characters (1,012 bytes): 102 plus the call and `!`; 16 items.
     assert (hosts["maxCost"], hosts["maxCardinality"], hosts["expressionCost"]) == (104, 16, 1664)
+    assert hosts["largestSizePath"] == "self"  # the 253-character host itself
 
 
 def test_an_unbounded_nested_rule_is_rejected_quickly(tmp_path: Path) -> None:

@@ -131,7 +131,7 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
                                              error_detail="cel expression must evaluate to a bool")
         return result
     uses_old_self = _uses_old_self(source, types)
-    max_cost = _max_cost(checked, decl_type)
+    max_cost, largest = _max_cost(checked, decl_type)
     message_error, message_cost = None, 0
     message_source = rule.get("messageExpression") or ""
     if message_source:
@@ -148,11 +148,11 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
         elif message_checked.return_type() != cel.Type.STRING:
             message_error = "messageExpression must evaluate to a string"
         else:
-            message_cost = _max_cost(message_checked, decl_type)
+            message_cost, _ = _max_cost(message_checked, decl_type)
     result.compilation = RuleCompilation(
         max_cost=max_cost, max_cardinality=max_cardinality, message_expression_error=message_error,
         has_message_expression=bool(message_source), message_expression_max_cost=message_cost,
-        uses_old_self=uses_old_self)
+        uses_old_self=uses_old_self, largest_size_path=largest)
     result.compiled = True
     field_path = rule.get("fieldPath") or ""
     if field_path:
@@ -217,9 +217,11 @@ def _eval_program(source: str, optional_old_self: bool) -> cel.Expression:
     return environment.eval_env().compile(text)
 
 
-def _max_cost(checked: cel.Expression, decl_type: DeclType) -> int:
-    """The estimated worst-case cost of one evaluation of a checked expression."""
-    return cost.estimate(checked_ast.decode(checked.serialize()), decl_type).max
+def _max_cost(checked: cel.Expression, decl_type: DeclType) -> tuple[int, str]:
+    """The estimated worst-case cost of one evaluation of a checked expression, and the path of the
+    largest schema size behind it."""
+    estimate, largest = cost.estimate_with_largest(checked_ast.decode(checked.serialize()), decl_type)
+    return estimate.max, largest
 
 
 class _RuleCompiler:

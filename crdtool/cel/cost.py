@@ -75,12 +75,19 @@ _FORMAT_REGEX_COST = Cost(32, 32)  # MaxNameFormatRegexSize (128) x the regex le
 
 def estimate(ast: CheckedAst, self_type: DeclType) -> Cost:
     """The estimated cost of one evaluation of a rule whose `self` (and `oldSelf`) have `self_type`."""
+    return estimate_with_largest(ast, self_type)[0]
+
+
+def estimate_with_largest(ast: CheckedAst, self_type: DeclType) -> tuple[Cost, str]:
+    """The estimate, and the field path of the largest size the schema gave it (`self.spec.items`), the
+    one to bound first to bring the cost down ("" if no size came from the schema)."""
     root = ast.root
     if (root.kind == "comprehension" and root.iter_var == "oldSelf" and root.iter_range.kind == "list"
             and len(root.iter_range.args) == 1 and root.loop_step.kind == "call" and len(root.loop_step.args) == 2):
         # An optionalOldSelf rule, wrapped to bind oldSelf (see environment): cost the rule itself.
         root = root.loop_step.args[1]
-    return _Coster(ast, self_type).cost(root)
+    coster = _Coster(ast, self_type)
+    return coster.cost(root), coster.largest_path
 
 
 class _Coster:
@@ -89,6 +96,7 @@ class _Coster:
         self.self_type = self_type
         self.paths: dict[int, tuple[str, ...]] = {}
         self.sizes: dict[int, Cost] = {}
+        self.largest_path, self._largest = "", -1  # the schema size that weighed most, and its path
         self.element_sizes: dict[int, Cost] = {}  # lists computed by functions: the size of each element
         # Comprehension variables in scope: name -> stack of (role, node): "accu" bound to the accumulator's
         # initial value, "items"/"keys"/"values" to the range whose elements it takes, "index" for list indexes.
@@ -135,6 +143,9 @@ class _Coster:
                 current = f.type if f is not None else None
             if current is None:
                 return None
+        if current.max_elements > self._largest:
+            self._largest = current.max_elements
+            self.largest_path = ".".join(path)
         return Cost(0, current.max_elements)
 
     # ------------------------------------------------------------------ costs

@@ -32,6 +32,7 @@ class RuleCost:
     cardinality: int  # how many times it can run per object
     bounded: bool  # whether the schema bounds the cardinality (else the compiler's request-size estimate)
     compiled: bool
+    largest_size_path: str = ""  # the value whose schema size weighs most in the cost
 
     @property
     def cost(self) -> int:
@@ -61,7 +62,7 @@ class CostRecorder:
             cardinality = cr.max_cardinality if request.max_cardinality is None else request.max_cardinality
             compiled = cr.error_type is None
             self.costs.append(RuleCost(rule_path.child("rule"), rule.get("rule") or "", cr.max_cost, cardinality,
-                                       request.max_cardinality is not None, compiled))
+                                       request.max_cardinality is not None, compiled, cr.largest_size_path))
             if cr.has_message_expression and cr.message_expression_error is None:
                 self.costs.append(RuleCost(rule_path.child("messageExpression"), rule.get("messageExpression") or "",
                                            cr.message_expression_max_cost, 1, True, compiled))

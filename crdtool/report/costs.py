@@ -27,6 +27,8 @@ def render_costs(results: list[Result]) -> str:
             out.append(f"  {c.max_cost:>12,} {runs:>12} {c.cost:>16,} {c.rule_budget_percent:>7.1f}% "
                        f"{c.crd_budget_percent:>7.1f}%  {c.path}{note}")
             out.append(f"  {'':>60}{_one_line(c.expression)}")
+            if c.largest_size_path and c.cost:
+                out.append(f"  {'':>60}largest size: {c.largest_size_path}")
             total = min(total + c.cost, (1 << 64) - 1)
         out.append(f"  total {total:,} = {100.0 * total / STATIC_ESTIMATED_CRD_COST_LIMIT:.1f}% of the CRD budget"
                    + ("; * runs estimated from the request size: a list or map above the rule has no "

@@ -71,6 +71,7 @@ def rule_cost_json(result: Result, cost) -> dict[str, Any]:
         "maxCardinality": cost.cardinality, "cardinalityBounded": cost.bounded, "expressionCost": cost.cost,
         "percentOfRuleBudget": round(cost.rule_budget_percent, 4),
         "percentOfCRDBudget": round(cost.crd_budget_percent, 4),
+        "largestSizePath": cost.largest_size_path,
     }
 
 

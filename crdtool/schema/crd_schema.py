@@ -89,6 +89,8 @@ class RuleCompilation:
     message_expression_max_cost: int = 0
     #: Whether the rule refers to oldSelf (a transition rule).
     uses_old_self: bool = False
+    #: For cost reports: the value path whose schema size weighed most in max_cost (e.g. `self.spec.items`).
+    largest_size_path: str = ""
 
 
 @dataclass(frozen=True, slots=True)

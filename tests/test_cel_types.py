@@ -9,7 +9,8 @@ from crdtool.cel.errors import go_error_text
 from crdtool.cel.literals import literal_issues, unquote
 from crdtool.cel.names import escape, unescape
 from crdtool.cel.types import MAX_REQUEST_SIZE_BYTES, schema_decl_type
-from crdtool.cel.values import parse_go_duration, to_cel
+from crdtool.cel.values import to_cel
+from crdtool.schema.formats import go_duration_nanos
 from crdtool.schema.structural import new_structural
 
 
@@ -73,7 +74,7 @@ def test_values_shaped_by_type() -> None:
     ("2us", 2000), ("1 hour", None), ("", None), ("5", None),
 ])
 def test_go_duration(text: str, nanos: int | None) -> None:
-    assert parse_go_duration(text) == nanos
+    assert go_duration_nanos(text) == nanos
 
 
 def test_literal_validators_at_the_literal() -> None:

@@ -21,6 +21,7 @@ from crdtool.cel.numeric import widen_literals
 from crdtool.cel.protos import SchemaTypes, build_schema_types
 from crdtool.cel.quiet import quiet_stderr
 from crdtool.cel.types import DeclType, schema_decl_type
+from crdtool.model.gofmt import go_trim_space
 from crdtool.model.path import Path
 from crdtool.schema.crd_schema import RuleCompilation, RuleCompileError, RuleCompileRequest
 from crdtool.schema.structural import Structural, valid_field_path
@@ -28,7 +29,6 @@ from crdtool.schema.structural import Structural, valid_field_path
 __all__ = ["CompiledRule", "NodeRules", "compile_node", "rule_compiler"]
 
 MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024
-_GO_SPACE = "\t\n\v\f\r \x85\xa0"
 _OLD_SELF_WORD = re.compile(r"\boldSelf\b")
 
 
@@ -114,7 +114,7 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
     source = rule.get("rule") or ""
     optional_old_self = bool(rule.get("optionalOldSelf"))
     result = CompiledRule(rule, RuleCompilation(), optional_old_self=optional_old_self)
-    if not source.strip(_GO_SPACE):
+    if not go_trim_space(source):
         return result
     try:
         checked, error, result.expression = _check(source, types, optional_old_self)

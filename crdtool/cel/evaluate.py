@@ -17,12 +17,13 @@ from crdtool.cel import environment
 from crdtool.cel.compiler import CompiledRule, compile_node
 from crdtool.cel.values import to_cel
 from crdtool.model.errors import OMIT, FieldError
+from crdtool.model.gofmt import go_trim_space
 from crdtool.model.path import Path, child_of, index_of, key_of
 from crdtool.schema.structural import Structural
+from crdtool.schema.values_go import deep_equal
 
 __all__ = ["rule_validator", "validate", "validate_default"]
 
-_GO_SPACE = "\t\n\v\f\r \x85\xa0"
 MAX_MESSAGE_EXPRESSION_BYTES = 5 * 1024
 _STATUS_PREFIX = re.compile(r"^[A-Z_]+: ")
 _RUNTIME_TEXTS = (
@@ -223,7 +224,7 @@ class _Walker:
             return None
         if outcome.type().name() != "STRING":
             return None
-        message = outcome.plain_value().strip(_GO_SPACE)
+        message = go_trim_space(outcome.plain_value())
         if not message or len(message.encode()) > MAX_MESSAGE_EXPRESSION_BYTES or "\n" in message \
                 or "\r" in message:
             return None
@@ -250,18 +251,18 @@ class _Anchor:
         if not self.correlated:
             return self.parent is not None and self.parent.unchanged()
         if self._equal is None:
-            self._equal = _correlated_same(self.schema, self.new, self.old)
+            self._equal = _correlated_equal(self.schema, self.new, self.old)
         return self._equal
 
 
-def _correlated_same(schema: Structural | None, new: Any, old: Any) -> bool:
+def _correlated_equal(schema: Structural | None, new: Any, old: Any) -> bool:
     """CachedDeepEqual: items of a map list compare with the old item of the same key."""
     if schema is None or schema.x_list_type != "map" or not isinstance(new, list) or not isinstance(old, list):
-        return _same(new, old)
+        return deep_equal(new, old)
     if len(new) != len(old):
         return False
     index = _map_list_index(schema, old) or {}
-    return all(_same(item, index.get(_map_key(schema, item))) for item in new)
+    return all(deep_equal(item, index.get(_map_key(schema, item))) for item in new)
 
 
 def _field_anchor(anchor: _Anchor | None, key: str, value: Any, old: dict | None,
@@ -277,26 +278,15 @@ def _field_anchor(anchor: _Anchor | None, key: str, value: Any, old: dict | None
 def _rule_error_string(rule: dict) -> str:
     message = rule.get("message") or ""
     if message:
-        return message.strip(_GO_SPACE)
-    return (rule.get("rule") or "").strip(_GO_SPACE)
+        return go_trim_space(message)
+    return go_trim_space(rule.get("rule") or "")
 
 
 def _message_or_default(rule: dict) -> str:
     message = rule.get("message") or ""
     if message:
-        return message.strip(_GO_SPACE)
+        return go_trim_space(message)
     return "failed rule: " + _rule_error_string(rule)
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Deep equality of JSON values, with 1 and 1.0 equal but true and 1 not (reflect.DeepEqual on JSON)."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, dict):
-        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(v, b[k]) for k, v in a.items())
-    if isinstance(a, list):
-        return isinstance(b, list) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return a == b and type(a) is type(b)
 
 
 def _map_list_index(s: Structural, old: Any) -> dict | None:

@@ -13,7 +13,7 @@ import re
 import re2
 
 from crdtool.cel.errors import CompileIssue
-from crdtool.cel.values import parse_go_duration
+from crdtool.schema.formats import go_duration_nanos
 
 __all__ = ["literal_issues", "unquote"]
 
@@ -49,7 +49,7 @@ def _valid(function: str, text: str) -> bool:
     if function == "timestamp":
         return _valid_timestamp(text)
     if function == "duration":
-        return parse_go_duration(text) is not None
+        return go_duration_nanos(text) is not None
     try:
         re2.compile(text, _RE2_OPTIONS)
     except re2.error:

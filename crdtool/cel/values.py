@@ -11,18 +11,15 @@ import base64
 import binascii
 import datetime
 import re
-from decimal import Decimal, InvalidOperation
 
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from crdtool.cel.types import DeclType
+from crdtool.schema.formats import go_duration_nanos
 
-__all__ = ["parse_go_duration", "to_cel"]
+__all__ = ["to_cel"]
 
 _FRACTION = re.compile(r"(\.\d{6})\d+")
-_DURATION_PART = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)")
-_UNIT_NANOS = {"ns": 1, "us": 1_000, "µs": 1_000, "μs": 1_000, "ms": 1_000_000, "s": 1_000_000_000,
-               "m": 60_000_000_000, "h": 3_600_000_000_000}
 _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 
 
@@ -49,7 +46,7 @@ def to_cel(value, t: DeclType | None):
     if kind == "timestamp" and isinstance(value, str):
         return _timestamp(value)
     if kind == "duration" and isinstance(value, str):
-        nanos = parse_go_duration(value)
+        nanos = go_duration_nanos(value)
         if nanos is None:
             return value
         seconds = abs(nanos) // 1_000_000_000 * (1 if nanos >= 0 else -1)
@@ -77,27 +74,3 @@ def _timestamp(value: str):
     m = re.search(r"\.(\d+)", value)
     nanos = int((m.group(1) + "000000000")[:9]) if m and len(value) > 10 else delta.microseconds * 1000
     return timestamp_pb2.Timestamp(seconds=delta.days * 86400 + delta.seconds, nanos=nanos)
-
-
-def parse_go_duration(text: str) -> int | None:
-    """Go's time.ParseDuration (`1h30m`, `1.5s`, `-300ms`, `0`) in nanoseconds, or None if it is not one."""
-    s = text
-    sign = 1
-    if s[:1] in "+-" and s:
-        sign = -1 if s[0] == "-" else 1
-        s = s[1:]
-    if s == "0":
-        return 0
-    if not s:
-        return None
-    pos, nanos = 0, 0
-    while pos < len(s):
-        m = _DURATION_PART.match(s, pos)
-        if m is None:
-            return None
-        try:
-            nanos += int(Decimal(m.group(1)) * _UNIT_NANOS[m.group(2)])
-        except InvalidOperation:
-            return None
-        pos = m.end()
-    return sign * nanos

@@ -28,11 +28,8 @@ def is_crd(doc: Document) -> bool:
 
 
 def _rule_compiler():
-    """The CEL seam: the compiler of x-kubernetes-validations rules, once crdtool.cel exists."""
-    try:
-        from crdtool.cel import rule_compiler  # type: ignore[attr-defined]
-    except ImportError:
-        return None
+    """The compiler of x-kubernetes-validations rules (imported here: the CEL runtime loads only for lint)."""
+    from crdtool.cel import rule_compiler
     return rule_compiler
 
 

@@ -171,3 +171,13 @@ def go_json(v: Any) -> str:
     if isinstance(v, (list, tuple)):
         return "[" + ",".join(go_json(x) for x in v) + "]"
     return _json_string(str(v))
+
+
+# Go's unicode.IsSpace (strings.TrimSpace); Python's str.strip also strips \x1c-\x1f.
+_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028" \
+            "\u2029\u202f\u205f\u3000"
+
+
+def go_trim_space(s: str) -> str:
+    """strings.TrimSpace."""
+    return s.strip(_GO_SPACE)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from crdtool.model.errors import FieldError
+from crdtool.model.gofmt import go_trim_space
 from crdtool.model.path import Path
 from crdtool.schema.crd_gostruct import schema_props, validation_rule
 from crdtool.schema.default_rules import validate_defaults
@@ -63,12 +64,6 @@ ALLOWED_AT_ROOT_WITH_STATUS = ("Description", "Type", "Format", "Title", "Maximu
 _ROOT_FIELDS_DETAIL = (f"only [{' '.join(ALLOWED_AT_ROOT_WITH_STATUS)}] fields are allowed at the root of the schema "
                        "if the status subresource is enabled")
 _NEWLINES = re.compile(r"[\n\r]")
-# Go's unicode.IsSpace (strings.TrimSpace); Python's str.strip also strips \x1c-\x1f.
-_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029" \
-            "\u202f\u205f\u3000"
-_OLD_SELF = re.compile(r"(?<![\w.])oldSelf(?!\w)")
-_BARE_OLD_SELF = re.compile(r"(?<![\w.])oldSelf(?!\s*[\w.\[?])")
-_CEL_STRINGS = re.compile(r"""[rR]?(?:'''[\s\S]*?'''|\"\"\"[\s\S]*?\"\"\"|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*")""")
 
 
 # ------------------------------------------------------------------ the CEL seam
@@ -132,23 +127,6 @@ class RuleCompiler(Protocol):
 
     def validate_default(self, schema: Structural, is_resource_root: bool, value: Any,
                          path: Path) -> list[FieldError]: ...
-
-
-def _lexical_compilation(rule: dict) -> RuleCompilation:
-    """Without a CEL engine, only whether a rule refers to the oldSelf variable can be told, from its text.
-
-    With `optionalOldSelf: true`, oldSelf is an optional value: selecting from it is fine, but a bare
-    oldSelf compared with a plain value (`self == oldSelf`) does not type-check, and a rule that does
-    not compile uses no oldSelf for the apiserver. That is what we assume then.
-    """
-    text = rule.get("rule") or ""
-    if not _trim(text):
-        return RuleCompilation()
-    code = re.sub(r"\.\s+", ".", _CEL_STRINGS.sub('""', text))  # `self. oldSelf` selects a field
-    uses = len(_OLD_SELF.findall(code))
-    if uses and rule.get("optionalOldSelf") and _BARE_OLD_SELF.search(code) and "optional." not in code:
-        uses = 0
-    return RuleCompilation(uses_old_self=uses > 0)
 
 
 def expression_cost(compilation: RuleCompilation, context_cardinality: int | None) -> int:
@@ -228,7 +206,7 @@ def validate_crd_validation(validation: dict | None, status_enabled: bool, opts:
     required when spec.preserveUnknownFields is not true (or defaults or x-kubernetes-* extensions are
     used), and `suppress_per_expression_cost` set for a version whose schema an update left unchanged.
     `status_enabled`: the status subresource applies to this schema (any version's, for spec.validation).
-    Without a `rule_compiler` no CEL error is reported, except the oldSelf checks read from the rule text.
+    Without a `rule_compiler` only the schema is checked: no rule is compiled, so no CEL error is reported.
     """
     errs: list[FieldError] = []
     schema = None if validation is None else validation.get("openAPIV3Schema")
@@ -431,7 +409,7 @@ class _SchemaWalker:
             text = rule.get("rule") or ""
             message = rule.get("message") or ""
             message_expression = rule.get("messageExpression") or ""
-            trimmed_rule, trimmed_message = _trim(text), _trim(message)
+            trimmed_rule, trimmed_message = go_trim_space(text), go_trim_space(message)
             if not trimmed_rule:
                 errs.append(FieldError.required(rule_path.child("rule"), "rule is not specified"))
             elif message and not trimmed_message:
@@ -441,14 +419,14 @@ class _SchemaWalker:
             elif _NEWLINES.search(trimmed_rule) and not trimmed_message:
                 errs.append(FieldError.required(rule_path.child("message"),
                                                 "message must be specified if rule contains line breaks"))
-            if message_expression and not _trim(message_expression):
+            if message_expression and not go_trim_space(message_expression):
                 errs.append(FieldError.required(rule_path.child("messageExpression"),
                                                 "messageExpression must be non-empty if specified"))
             reason = rule.get("reason")
             if reason is not None and reason not in SUPPORTED_VALIDATION_REASONS:
                 errs.append(FieldError.not_supported(rule_path.child("reason"), reason, SUPPORTED_VALIDATION_REASONS))
             field_path = rule.get("fieldPath") or ""
-            if field_path and not _trim(field_path):
+            if field_path and not go_trim_space(field_path):
                 errs.append(FieldError.invalid(rule_path.child("fieldPath"), field_path,
                                                "must be non-empty if specified"))
             if _NEWLINES.search(field_path):
@@ -479,16 +457,15 @@ class _SchemaWalker:
         """Compile the node's rules and report as the apiserver does, rule by rule."""
         errs = self.cel_errs
         opts = self.opts
-        if self.rule_compiler is None:
-            results = [_lexical_compilation(rule) for rule in rules]
-        else:
-            request = RuleCompileRequest(cel.schema, cel.is_root or cel.schema.x_embedded_resource, rules, path, opts,
-                                         cel.max_cardinality)
-            try:
-                results = self.rule_compiler.compile(request)
-            except RuleCompileError as err:
-                errs.append(FieldError.internal(path.child("x-kubernetes-validations"), str(err)))
-                return
+        if self.rule_compiler is None:  # schema checks only, no CEL engine
+            return
+        request = RuleCompileRequest(cel.schema, cel.is_root or cel.schema.x_embedded_resource, rules, path, opts,
+                                     cel.max_cardinality)
+        try:
+            results = self.rule_compiler.compile(request)
+        except RuleCompileError as err:
+            errs.append(FieldError.internal(path.child("x-kubernetes-validations"), str(err)))
+            return
         for i, (rule, cr) in enumerate(zip(rules, results, strict=False)):
             rule_path = path.child("x-kubernetes-validations").index(i)
             cost = expression_cost(cr, cel.max_cardinality)
@@ -519,7 +496,3 @@ class _SchemaWalker:
                 errs.append(FieldError.invalid(rule_path.child("optionalOldSelf"), rule["optionalOldSelf"],
                                                "may not be set if oldSelf is not used in rule"))
 
-
-def _trim(s: str) -> str:
-    """strings.TrimSpace."""
-    return s.strip(_GO_SPACE)

@@ -271,14 +271,14 @@ _SCALA_UNITS = (("ns", "nano"), ("us", "µs", "micro"), ("ms", "milli"), ("s", "
                 ("h", "hr", "hour"), ("d", "day"), ("w", "wk", "week"))
 
 
-def _go_parse_duration(s: str) -> bool:
-    """time.ParseDuration succeeds: [-+]?([0-9]*(\\.[0-9]*)?unit)+ without overflowing int64."""
+def go_duration_nanos(s: str) -> int | None:
+    """time.ParseDuration: [-+]?([0-9]*(\\.[0-9]*)?unit)+ in nanoseconds, or None (malformed, or beyond int64)."""
     neg = s[:1] in ("-", "+")
     rest = s[1:] if neg else s
     if rest == "0":
-        return True
+        return 0
     if rest == "":
-        return False
+        return None
     total = 0
     while rest:
         i = 0
@@ -292,28 +292,30 @@ def _go_parse_duration(s: str) -> bool:
                 j += 1
             frac, rest = rest[1:j], rest[j:]
             if not whole and not frac:
-                return False
+                return None
         elif not whole:
-            return False
+            return None
         k = 0
         while k < len(rest) and rest[k] != "." and rest[k] not in _DIGITS:
             k += 1
         unit = _GO_UNITS.get(rest[:k])
         if unit is None:
-            return False
+            return None
         rest = rest[k:]
         value = int(whole or "0")
         if value > (1 << 63) // unit:
-            return False
-        total += value * unit + (int(int(frac) * unit / 10 ** len(frac)) if frac.strip("0") else 0)
+            return None
+        total += value * unit + (int(frac) * unit // 10 ** len(frac) if frac.strip("0") else 0)
         if total > 1 << 63:
-            return False
-    return total <= (1 << 63) - (0 if s[:1] == "-" else 1)
+            return None
+    if total > (1 << 63) - (0 if s[:1] == "-" else 1):
+        return None
+    return -total if s[:1] == "-" else total
 
 
 def is_duration(s: str) -> bool:
     """strfmt.ParseDuration: Go's time.ParseDuration, else Scala-like `<n> <unit>` pieces anywhere in the text."""
-    if _go_parse_duration(s):
+    if go_duration_nanos(s) is not None:
         return True
     ok = False
     for _, digits, unit_text in _SCALA_DURATION.findall(s):

@@ -12,6 +12,7 @@ from cel_expr_python import cel
 
 from crdtool.cel.library.functions import Library
 from crdtool.cel.library.opaque import cel_type, make
+from crdtool.model.gofmt import go_quote
 
 __all__ = ["library"]
 
@@ -24,8 +25,8 @@ def _parse_ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
     try:
         addr = ipaddress.ip_address(text)
     except ValueError:
-        raise ValueError(f"IP Address {_go_quote(text)} parse error during conversion from string: "
-                         f"ParseAddr({_go_quote(text)}): unable to parse IP") from None
+        raise ValueError(f"IP Address {go_quote(text)} parse error during conversion from string: "
+                         f"ParseAddr({go_quote(text)}): unable to parse IP") from None
     if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
         raise ValueError("IPv4-mapped IPv6 address is not allowed")
     return addr
@@ -34,18 +35,14 @@ def _parse_ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
 def _parse_cidr(text: str) -> ipaddress.IPv4Interface | ipaddress.IPv6Interface:
     if "/" not in text:
         raise ValueError("network address parse error during conversion from string: network address parse "
-                         f"error during conversion from string: netip.ParsePrefix({_go_quote(text)}): no '/'")
+                         f"error during conversion from string: netip.ParsePrefix({go_quote(text)}): no '/'")
     addr_text, _, bits = text.partition("/")
     addr = _parse_ip(addr_text)
     if not bits.isdigit() or (len(bits) > 1 and bits[0] == "0") or int(bits) > addr.max_prefixlen:
         raise ValueError("network address parse error during conversion from string: network address parse "
-                         f"error during conversion from string: netip.ParsePrefix({_go_quote(text)}): "
-                         f"bad bits after slash: {_go_quote(bits)}")
+                         f"error during conversion from string: netip.ParsePrefix({go_quote(text)}): "
+                         f"bad bits after slash: {go_quote(bits)}")
     return ipaddress.ip_interface(text)
-
-
-def _go_quote(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _is(parse, text: str) -> bool:

@@ -8,6 +8,7 @@ from cel_expr_python import cel
 
 from crdtool.cel.library.functions import Library
 from crdtool.cel.library.opaque import cel_type, make
+from crdtool.model.gofmt import go_quote
 
 __all__ = ["library"]
 
@@ -17,8 +18,7 @@ URL = "kubernetes.URL"
 def _parse(text: str) -> urllib.parse.SplitResult:
     """url.ParseRequestURI: an absolute URI or an absolute path; ValueError with the library's text."""
     def fail(why: str) -> ValueError:
-        quoted = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        return ValueError(f"URL parse error during conversion from string: parse {quoted}: {why}")
+        return ValueError(f"URL parse error during conversion from string: parse {go_quote(text)}: {why}")
 
     if any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
         raise fail("net/url: invalid control character in URL")
@@ -40,12 +40,8 @@ def _parse(text: str) -> urllib.parse.SplitResult:
         if ":" in after:
             port = after[after.rfind(":"):]
             if port != ":" and not port[1:].isdigit():
-                raise fail(f"invalid port {_go_quote(port)} after host")
+                raise fail(f"invalid port {go_quote(port)} after host")
     return urllib.parse.urlsplit(text)
-
-
-def _go_quote(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _is_url(text: str) -> bool:

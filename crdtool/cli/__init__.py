@@ -18,6 +18,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("crdtool.cli.validate", "Would kube-apiserver accept these custom resources? (a dry-run create)"),
     "prune": ("crdtool.cli.prune", "Show (or write) what pruning removes from these custom resources."),
     "default": ("crdtool.cli.default", "Show (or write) what defaulting adds to these custom resources."),
+    "columns": ("crdtool.cli.columns", "Print custom resources as `kubectl get` does (additionalPrinterColumns)."),
 }
 
 

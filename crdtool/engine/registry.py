@@ -28,6 +28,8 @@ class ServedVersion:
     served: bool
     raw_schema: dict | None
     subresources: dict
+    #: additionalPrinterColumns of this version (None: the default Age column).
+    printer_columns: list[dict] | None = None
 
     @cached_property
     def structural(self) -> Any:
@@ -82,15 +84,17 @@ class Registry:
     lint_results: list[Result] = field(default_factory=list)
     rejected: dict[tuple[str, str], Result] = field(default_factory=dict)
 
-    def add(self, doc: Document) -> Result:
-        """Lint a CRD and, if the apiserver would accept it, register its versions."""
+    def add(self, doc: Document, serve_rejected: bool = False) -> Result:
+        """Lint a CRD and, if the apiserver would accept it (or `serve_rejected` says to serve it
+        anyway, as `columns` does to show what its columns would print), register its versions."""
         result = lint_document(doc)
         self.lint_results.append(result)
         decoded, _ = decode_internal(doc, create=False)
         spec = ((decoded or {}).get("spec")) or {}
         names = spec.get("names") or {}
         group, kind = spec.get("group", ""), names.get("kind", "")
-        if decoded is None or (result.status is not None and not _only_rule_errors(result)):
+        refused = result.status is not None and not _only_rule_errors(result) and not serve_rejected
+        if decoded is None or refused:
             # Unknown fields alone do not stop its registration, nor do errors in its CEL rules alone: a
             # CRD stored before its rules stopped compiling (or fitting the budget) still serves, its
             # broken rules reporting `rule compile error` on every object, as the apiserver's validator does.
@@ -102,7 +106,8 @@ class Registry:
                 plural=names.get("plural", ""), singular=names.get("singular", ""),
                 namespaced=spec.get("scope") == "Namespaced", served=bool(v.get("served")),
                 raw_schema=((v.get("schema") or {}).get("openAPIV3Schema")),
-                subresources=v.get("subresources") or {})
+                subresources=v.get("subresources") or {},
+                printer_columns=v.get("additionalPrinterColumns") or None)
             key = (group, served.version, kind)
             known = self.versions.get(key)
             if known is None or served.served or not known.served:  # of two CRDs of one name, a serving one wins

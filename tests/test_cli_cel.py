@@ -123,3 +123,35 @@ def test_a_rule_that_does_not_compile_is_reported_on_objects(tmp_path: Path) -> 
     assert res.exit_code == 1
     assert ("spec: Invalid value: \"object\": rule compile error: compilation failed: ERROR: <input>:1:1: "
             "undeclared reference to 'math' (in container '')") in res.output
+
+
+def test_deep_recursion_beyond_cel_gos_limit_is_the_apiservers_compile_error(tmp_path: Path) -> None:
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
+    crd.write_text(_crd("(" * 5000 + "self.s == 'x'" + ")" * 5000, {"s": {"type": "string"}}))
+    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                              "spec": {"s": "y"}}))
+    start = time.perf_counter()
+    res = run("lint", "--format", "kubectl", str(crd))
+    validated = run("validate", "--format", "kubectl", "-c", str(crd), str(cr))
+    assert time.perf_counter() - start < 2
+    assert res.exit_code == 1
+    assert "compilation failed: ERROR: <input>:-1:0: expression recursion limit exceeded: 250" in res.output
+    assert validated.exit_code == 1
+    assert ('The Widget "w" is invalid: spec: Invalid value: "object": rule compile error: compilation failed: '
+            "ERROR: <input>:-1:0: expression recursion limit exceeded: 250") in validated.output
+
+
+def test_a_rule_too_deep_for_the_engine_is_noted_not_passed_silently(tmp_path: Path) -> None:
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
+    crd.write_text(_crd("(" * 40 + "self.s == 'x'" + ")" * 40, {"s": {"type": "string"}}))
+    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                              "spec": {"s": "y"}}))
+    res = run("lint", str(crd))
+    assert res.exit_code == 0
+    assert "x-kubernetes-validations[0].rule: not checked: the rule nests deeper than" in res.output
+    notes = json.loads(run("--format", "json", "lint", str(crd)).output)["results"][0]["notes"]
+    assert [n["field"] for n in notes] == ["spec.validation.openAPIV3Schema.properties[spec]"
+                                           ".x-kubernetes-validations[0].rule"]
+    validated = run("validate", "-c", str(crd), str(cr))
+    assert "note: " in validated.output and "properties[spec].x-kubernetes-validations[0].rule: not checked" in \
+        validated.output

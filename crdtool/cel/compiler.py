@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from cel_expr_python import cel
 
 from crdtool.cel import checked_ast, cost, environment, library
+from crdtool.cel.depth import MAX_RECURSION_DEPTH, RECURSION_ERROR, nesting_depth
 from crdtool.cel.errors import format_issues, go_error_text
 from crdtool.cel.literals import literal_issues
 from crdtool.cel.numeric import widen_literals
@@ -116,12 +117,17 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
     result = CompiledRule(rule, RuleCompilation(), optional_old_self=optional_old_self)
     if not go_trim_space(source):
         return result
+    if nesting_depth(source) > MAX_RECURSION_DEPTH:
+        result.compilation = RuleCompilation(error_type="invalid",
+                                             error_detail="compilation failed: " + RECURSION_ERROR)
+        return result
     try:
         checked, error, result.expression = _check(source, types, optional_old_self)
     except TooDeepError:
         # Nested deeper than this CEL runtime parses: the rule can be neither checked nor run here.
         # Reporting it as invalid would reject a CRD the apiserver accepts, so it is left out.
         result.unsupported = True
+        result.compilation = RuleCompilation(unsupported=True)
         return result
     if error is not None:
         result.compilation = RuleCompilation(error_type="invalid", error_detail="compilation failed: " + error)
@@ -134,7 +140,9 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
     max_cost, largest = _max_cost(checked, decl_type)
     message_error, message_cost = None, 0
     message_source = rule.get("messageExpression") or ""
-    if message_source:
+    if message_source and nesting_depth(message_source) > MAX_RECURSION_DEPTH:
+        message_error = "messageExpression compilation failed: " + RECURSION_ERROR
+    elif message_source:
         try:
             message_checked, error, result.message_expression = _check(message_source, types,
                                                                        optional_old_self=False)

@@ -30,11 +30,13 @@ def emit(results: list[Result], fmt: str, color: bool, resource_of: Callable[[Re
             else:
                 sys.stderr.write(kubectl.error_text(r))
         return
+    from rich.markup import escape
+
     from crdtool.report import text
 
     out = console(color)
     for note in notes or []:
-        out.print(f"[cyan]note[/]: {note}", highlight=False, markup=True)
+        out.print(f"[cyan]note[/]: {escape(note)}", highlight=False, markup=True)
     text.render(out, results, lambda r: f"{r.document.source}: {r.kind} {r.name}")
     for group, group_noun in counted or [(results, noun)]:
         text.summary(out, group, group_noun)

@@ -43,6 +43,8 @@ class Outcome:
     notes: list[str]
     #: CRDs named with -c (not among the inputs) that the apiserver would refuse.
     refused_crds: list = field(default_factory=list)
+    #: What crdtool could not check in the CRDs named with -c (rules it cannot evaluate), always shown.
+    crd_notes: list[str] = field(default_factory=list)
 
 
 def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
@@ -89,7 +91,14 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
     refused = [r for r in registry.lint_results if not r.valid and r not in crd_results]
     for r in [*crd_results, *refused]:
         r.field_validation = field_validation
-    return Outcome(crd_results, results, notes, refused)
+    crd_notes = [_note_text(r, n) for r in registry.lint_results if r not in crd_results for n in r.notes]
+    return Outcome(crd_results, results, notes, refused, crd_notes)
+
+
+def _note_text(result, note) -> str:
+    position = result.position(note)
+    where = f"{result.document.source}:{position[0]}:{position[1]}" if position else result.document.source
+    return f"{where}: {note.path}: {note.message}"
 
 
 def _matching_old(olds, doc):

@@ -30,7 +30,8 @@ def command(paths, crd_paths, version, namespace, field_validation, skip_unknown
         counted = [(outcome.results, "object")]
         if crds:
             counted.insert(0, (crds, "CustomResourceDefinition"))
-        emit(results, fmt, color, _resource, "object", outcome.notes if verbose else None, counted)
+        notes = [*outcome.crd_notes, *(outcome.notes if verbose else [])]
+        emit(results, fmt, color, _resource, "object", notes, counted)
         return EXIT_FINDINGS if any(not r.valid for r in results) else EXIT_OK
 
     sys.exit(guarded(run))

@@ -75,7 +75,10 @@ def lint_document(doc: Document, old: Document | None = None, costs: bool = Fals
     if internal is None:
         return result
     rule_compiler = _rule_compiler()
-    recorder = None
+    recorder = noted = None
+    if rule_compiler is not None:
+        from crdtool.engine.notes import UnsupportedRules
+        rule_compiler = noted = UnsupportedRules(rule_compiler)
     if costs and rule_compiler is not None:
         from crdtool.engine.costs import CostRecorder
         rule_compiler = recorder = CostRecorder(rule_compiler)
@@ -98,6 +101,8 @@ def lint_document(doc: Document, old: Document | None = None, costs: bool = Fals
     result.warnings = crd_schema.schema_warnings(internal, old_internal)
     if recorder is not None:
         result.rule_costs = recorder.take()
+    if noted is not None:
+        result.notes = noted.notes
     return result
 
 

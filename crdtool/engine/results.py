@@ -23,6 +23,14 @@ def unknown_field_segments(message: str) -> tuple | None:
     return tuple(int(i) if i else name for i, name in _PATH_STEP.findall(m.group(1)))
 
 
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Something crdtool could not check, at a field of the document."""
+
+    path: Path
+    message: str
+
+
 @dataclass(slots=True)
 class Result:
     """What the apiserver would answer for one document.
@@ -55,6 +63,8 @@ class Result:
     crd_version: Any = None
     #: An error kubectl itself raises before sending the object (metadata it cannot decode).
     client_error: str | None = None
+    #: crdtool's own notes on what it could not check (never the apiserver's findings).
+    notes: list[Note] = field(default_factory=list)
     #: With `lint --costs`: each CEL rule's estimated cost (engine.costs.RuleCost), in schema order.
     rule_costs: list | None = None
     #: The request's fieldValidation: Strict (kubectl's default) refuses unknown and duplicate fields.
@@ -89,8 +99,8 @@ class Result:
         segments = unknown_field_segments(message)
         return self.document.locate(segments if segments is not None else ())
 
-    def position(self, error: FieldError) -> tuple[int, int] | None:
-        """1-based (line, column) of the node an error is about, or of its nearest existing ancestor."""
+    def position(self, error: FieldError | Note) -> tuple[int, int] | None:
+        """1-based (line, column) of the node an error (or note) is about, or of its nearest existing ancestor."""
         path = error.path
         segments = path.segments if isinstance(path, Path) else ()
         if self.source_path is not None:

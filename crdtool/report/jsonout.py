@@ -61,7 +61,15 @@ def result_json(result: Result) -> dict[str, Any]:
         "fieldValidationWarnings": result.field_validation_warnings,
         **({"ruleCosts": [rule_cost_json(result, c) for c in result.rule_costs]}
            if result.rule_costs is not None else {}),
+        **({"notes": [note_json(result, n) for n in result.notes]} if result.notes else {}),
     }
+
+
+def note_json(result: Result, note) -> dict[str, Any]:
+    """crdtool's own note (engine.results.Note): what it could not check, and where."""
+    position = result.position(note)
+    return {"field": str(note.path), "message": note.message, "line": position[0] if position else None,
+            "column": position[1] if position else None}
 
 
 def rule_cost_json(result: Result, cost) -> dict[str, Any]:

@@ -63,6 +63,9 @@ def render_result(console: Console, result: Result, kubectl_stderr: Callable[[Re
         _finding(console, "error", _where(result, position), str(error), _snippet(result, position))
     for w in result.warnings:
         _finding(console, "warning", _where(result, doc_position), w, [])
+    for note in result.notes:
+        position = result.position(note)
+        _finding(console, "note", _where(result, position), f"{note.path}: {note.message}", _snippet(result, position))
     text = kubectl_stderr(result)
     if text:
         console.print("[dim]kubectl would print:[/]", highlight=False)
@@ -73,7 +76,7 @@ def render_result(console: Console, result: Result, kubectl_stderr: Callable[[Re
 def render(console: Console, results: list[Result], label: Callable[[Result], str]) -> None:
     """Every result; accepted documents get one line saying so."""
     for result in results:
-        if result.valid and not result.warnings and not result.strict_findings:
+        if result.valid and not result.warnings and not result.strict_findings and not result.notes:
             console.print(f"[green]ok[/] {escape(label(result))}", highlight=False)
             continue
         render_result(console, result, kubectl.error_text)

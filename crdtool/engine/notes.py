@@ -1,0 +1,35 @@
+"""crdtool's own notes on a CRD: rules it could neither type-check nor evaluate.
+
+The CEL runtime crdtool uses parses expressions nested at most 32 levels deep, where cel-go
+allows 250. Such a rule is not reported as an error (the apiserver accepts it) but it is not
+silently passed over either: the user is told it was not checked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from crdtool.engine.results import Note
+from crdtool.schema.crd_schema import RuleCompilation, RuleCompiler, RuleCompileRequest
+
+TOO_DEEP = ("not checked: the rule nests deeper than crdtool's CEL engine parses (32 levels; the apiserver "
+            "allows 250), so it is neither type-checked nor evaluated here")
+
+
+@dataclass
+class UnsupportedRules:
+    """A RuleCompiler that compiles through `inner` and notes each rule it could not handle."""
+
+    inner: RuleCompiler
+    notes: list[Note] = field(default_factory=list)
+
+    def compile(self, request: RuleCompileRequest) -> list[RuleCompilation]:
+        results = self.inner.compile(request)
+        for i, compilation in enumerate(results):
+            if compilation.unsupported:
+                self.notes.append(Note(request.path.child("x-kubernetes-validations").index(i).child("rule"),
+                                       TOO_DEEP))
+        return results
+
+    def validate_default(self, *args, **kwargs):
+        return self.inner.validate_default(*args, **kwargs)

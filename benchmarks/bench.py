@@ -11,7 +11,9 @@ Figures (best and median of N runs, peak resident memory of the best-measured co
 - `crdtool validate` of every custom resource in ../shared/corpus/crs against those CRDs, in one
   process: objects per second, with and without the time to lint the CRDs;
 - `crdtool validate` of 1,000 copies of one small CronTab (schema-only validation): objects per
-  second, the start-up of a one-object run subtracted.
+  second, the start-up of a one-object run subtracted;
+- `crdtool columns` of 1,000 CronTabs with printer columns (a filter, a date): rows per second,
+  start-up subtracted.
 """
 
 from __future__ import annotations
@@ -109,6 +111,14 @@ def main() -> int:
         row("crdtool validate 1,000 small CronTabs", best, median, peak, a.repeat * 3,
             f"\n  {count} objects: {count / best:,.0f} objects/s overall, "
             f"{(count - 1) / max(best - base[0], 1e-9):,.0f} objects/s beyond start-up ({base[0]:.3f} s)")
+        columns_crd = REPO / "fixtures" / "crontab-columns" / "crd.yaml"
+        cmd = [*crdtool, "columns", "-c", str(columns_crd), "--now", "2026-01-01T00:00:00Z"]
+        base = repeated(cmd + [str(one)], a.repeat * 3)
+        best, median, peak, out = repeated(cmd + [str(many)], a.repeat * 3)
+        rows = out.count(b"\n") - 1
+        row("crdtool columns 1,000 CronTabs", best, median, peak, a.repeat * 3,
+            f"\n  {rows} rows: {(rows - 1) / max(best - base[0], 1e-9):,.0f} rows/s beyond start-up "
+            f"({base[0]:.3f} s), {1000 * (best - base[0]) / max(rows - 1, 1):.3f} s per 1,000 rows")
     if CRDS.is_dir():  # last: a child forked after this would inherit its peak memory
         print(f"{'read corpus/crds only (in process, the YAML floor)':<58} {read_only_seconds():6.3f} s")
     return 0

@@ -155,3 +155,16 @@ def test_a_rule_too_deep_for_the_engine_is_noted_not_passed_silently(tmp_path: P
     validated = run("validate", "-c", str(crd), str(cr))
     assert "note: " in validated.output and "properties[spec].x-kubernetes-validations[0].rule: not checked" in \
         validated.output
+
+
+def test_a_long_but_cheap_rule_is_noted_not_refused(tmp_path: Path) -> None:
+    # 15,000 iterations: over the CEL engine's 10,000, far under the apiserver's runtime cost limit.
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
+    crd.write_text(_crd("self.l.all(x, x != 'zz')", {"l": {"type": "array", "items": {"type": "string"}}}))
+    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                              "spec": {"l": ["a"] * 15_000}}))
+    res = run("validate", "-c", str(crd), str(cr))
+    assert res.exit_code == 0, res.output
+    assert "note: spec: not evaluated: the rule runs more than 10,000 iterations here" in res.output
+    notes = json.loads(run("--format", "json", "validate", "-c", str(crd), str(cr)).output)["results"][0]["notes"]
+    assert [n["field"] for n in notes] == ["spec"]

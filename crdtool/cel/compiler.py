@@ -49,6 +49,8 @@ class CompiledRule:
     unsupported: bool = False
     optional_old_self: bool = False
     field_path: str = ""  # the normalized fieldPath the error is reported at, relative to the node
+    #: The checked AST (checked_ast.CheckedAst), to estimate the rule's cost again on a given object.
+    ast: object = None
     _program: cel.Expression | None = None
     _message_program: cel.Expression | None = None
 
@@ -137,7 +139,9 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
                                              error_detail="cel expression must evaluate to a bool")
         return result
     uses_old_self = _uses_old_self(source, types)
-    max_cost, largest = _max_cost(checked, decl_type)
+    result.ast = checked_ast.decode(checked.serialize())
+    estimate, largest = cost.estimate_with_largest(result.ast, decl_type)
+    max_cost = estimate.max
     message_error, message_cost = None, 0
     message_source = rule.get("messageExpression") or ""
     if message_source and nesting_depth(message_source) > MAX_RECURSION_DEPTH:

@@ -15,9 +15,11 @@ from typing import Any
 
 from crdtool.cel import environment
 from crdtool.cel.compiler import CompiledRule, compile_node
+from crdtool.cel.sized import PER_CALL_LIMIT, within_call_limit
 from crdtool.cel.values import to_cel
 from crdtool.model.errors import OMIT, FieldError
 from crdtool.model.gofmt import go_trim_space
+from crdtool.model.notes import Note
 from crdtool.model.path import Path, child_of, index_of, key_of
 from crdtool.schema.structural import Structural
 from crdtool.schema.values_go import deep_equal
@@ -49,6 +51,12 @@ _RE2_TO_GO = {
     "invalid perl operator": "invalid or unsupported Perl syntax",
     "invalid named capture group": "invalid named capture",
 }
+
+
+TOO_MANY_ITERATIONS = (
+    "not evaluated: the rule runs more than 10,000 iterations here, beyond what crdtool's CEL engine runs; "
+    f"its cost on this object is within the apiserver's limit of {PER_CALL_LIMIT:,} per rule, so the "
+    "apiserver would evaluate it")
 
 
 def go_runtime_error(text: str) -> str:
@@ -164,6 +172,11 @@ class _Walker:
             try:
                 outcome = compiled.program.eval(data=data)
             except RuntimeError as err:  # the runtime's own iteration budget: a runaway rule
+                if "budget" in str(err) and compiled.ast is not None and within_call_limit(
+                        compiled.ast, s, is_root, [obj] if old is None else [obj, old]):
+                    self.warnings.append(Note(node_path if isinstance(node_path, Path) else Path.root(),
+                                              TOO_MANY_ITERATIONS))
+                    continue
                 self.errs.append(FieldError.invalid(node_path, s.type, (
                     f"'operation cancelled: actual cost limit exceeded': no further validation rules will be run "
                     f"due to call cost exceeds limit for rule: {_rule_error_string(compiled.rule)}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from crdtool.engine.results import Note
+from crdtool.model.notes import Note
 from crdtool.schema.crd_schema import RuleCompilation, RuleCompiler, RuleCompileRequest
 
 TOO_DEEP = ("not checked: the rule nests deeper than crdtool's CEL engine parses (32 levels; the apiserver "

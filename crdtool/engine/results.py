@@ -9,6 +9,7 @@ from typing import Any
 
 from crdtool.load.document import Document
 from crdtool.model.errors import FieldError
+from crdtool.model.notes import Note
 from crdtool.model.path import Path
 
 _UNKNOWN_FIELD = re.compile(r'unknown field "(.*)"\Z', re.S)
@@ -21,14 +22,6 @@ def unknown_field_segments(message: str) -> tuple | None:
     if m is None:
         return None
     return tuple(int(i) if i else name for i, name in _PATH_STEP.findall(m.group(1)))
-
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    """Something crdtool could not check, at a field of the document."""
-
-    path: Path
-    message: str
 
 
 @dataclass(slots=True)

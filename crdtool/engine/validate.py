@@ -22,6 +22,7 @@ from crdtool.engine.results import Result
 from crdtool.load.document import Document, InputError
 from crdtool.model.errors import aggregate_message
 from crdtool.model.gofmt import go_json
+from crdtool.model.notes import Note
 
 Operation = Literal["validate", "prune", "default"]
 
@@ -139,7 +140,8 @@ def process(doc: Document, served: ServedVersion, request: Request, old: Documen
     else:
         errors, warnings = resource_validation.validate_create(_in_namespace(obj, served, request), ctx, rules)
     result.errors = errors
-    result.warnings = warnings
+    result.warnings = [w for w in warnings if isinstance(w, str)]
+    result.notes = [w for w in warnings if isinstance(w, Note)]  # crdtool's own, passed with the warnings
     if errors:
         result.status = aggregate_message(served.qualified_kind, meta.get("name") or "", errors)
         result.reason = "Invalid"

@@ -1,0 +1,51 @@
+"""A rule's cost on one object: cel-go's estimate with the object's own sizes.
+
+cel-expr-python stops a rule after 10,000 comprehension iterations, far below the apiserver's
+runtime limit of 1,000,000 cost units per rule call. When it stops, the rule's static cost is
+estimated again with the schema's bounds replaced by the sizes of the values at hand (the longest
+string, list and map at each schema node). That is an upper bound of what the apiserver would
+spend: within the per-call limit, the apiserver would have finished the rule, so crdtool cannot
+say what it found; beyond it, the apiserver (whose estimate it is) would cancel it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from crdtool.cel import cost
+from crdtool.cel.types import schema_decl_type
+from crdtool.schema.structural import Structural, ValueValidation
+
+PER_CALL_LIMIT = 1_000_000  # the apiserver's runtime cost limit of one rule evaluation
+
+
+def within_call_limit(ast: Any, schema: Structural, is_resource_root: bool, values: list[Any]) -> bool:
+    """Whether the rule's worst case over these values (self, and oldSelf) fits the per-call limit."""
+    decl_type = schema_decl_type(sized_schema(schema, values), is_resource_root)
+    if decl_type is None:
+        return False
+    estimate, _ = cost.estimate_with_largest(ast, decl_type)
+    return estimate.max <= PER_CALL_LIMIT
+
+
+def sized_schema(s: Structural, values: list[Any]) -> Structural:
+    """A copy of `s` whose maxLength/maxItems/maxProperties are the largest sizes among `values`."""
+    strings = [v for v in values if isinstance(v, str)]
+    lists = [v for v in values if isinstance(v, list)]
+    maps = [v for v in values if isinstance(v, dict)]
+    vv = replace(s.value_validation) if s.value_validation is not None else ValueValidation()
+    if strings:
+        vv.max_length = max(len(v) for v in strings)
+    if lists:
+        vv.max_items = max(len(v) for v in lists)
+    if maps:
+        vv.max_properties = max(len(v) for v in maps)
+    items = s.items
+    if items is not None:
+        items = sized_schema(items, [x for v in lists for x in v])
+    properties = {name: sized_schema(p, [m[name] for m in maps if name in m]) for name, p in s.properties.items()}
+    additional = s.additional_properties
+    if isinstance(additional, Structural):
+        additional = sized_schema(additional, [x for m in maps for k, x in m.items() if k not in s.properties])
+    return replace(s, value_validation=vv, items=items, properties=properties, additional_properties=additional)

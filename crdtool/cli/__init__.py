@@ -19,6 +19,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "prune": ("crdtool.cli.prune", "Show (or write) what pruning removes from these custom resources."),
     "default": ("crdtool.cli.default", "Show (or write) what defaulting adds to these custom resources."),
     "columns": ("crdtool.cli.columns", "Print custom resources as `kubectl get` does (additionalPrinterColumns)."),
+    "explain": ("crdtool.cli.explain", "Describe a CRD's fields as `kubectl explain` does."),
 }
 
 

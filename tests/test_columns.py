@@ -16,7 +16,7 @@ from crdtool.cli import cli
 from crdtool.columns.humanize import human_duration
 from crdtool.columns.jsonpath import JSONPath, JSONPathError, print_results
 from crdtool.columns.printer import PrintOptions, render
-from crdtool.columns.table import Column, Convertor, Row, Table, cell_for, parse_rfc3339
+from crdtool.columns.table import Column, Convertor, Row, Table, cell_for
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "crontab-columns"
 CRD, OBJECTS = str(FIXTURES / "crd.yaml"), str(FIXTURES / "crontabs.yaml")
@@ -100,7 +100,8 @@ def test_cells_are_typed_as_the_apiserver_types_them() -> None:
     assert cell_for("date", "yesterday", NOW) == "<invalid>"
     assert cell_for("date", "2025-12-31T23:00:00+01:00", NOW) == "120m"
     assert cell_for("date", 12, NOW) is None
-    assert parse_rfc3339("2025-02-30T00:00:00Z") is None
+    assert cell_for("date", "2025-02-30T00:00:00Z", NOW) == "<invalid>"
+    assert cell_for("date", "2025-12-31T23:59:59.9Z", NOW) == "0s"
 
 
 def test_a_version_without_columns_gets_age_and_unparsable_columns_the_generic_table() -> None:

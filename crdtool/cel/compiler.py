@@ -49,8 +49,8 @@ class CompiledRule:
     unsupported: bool = False
     optional_old_self: bool = False
     field_path: str = ""  # the normalized fieldPath the error is reported at, relative to the node
-    #: The checked AST (checked_ast.CheckedAst), to estimate the rule's cost again on a given object.
-    ast: object = None
+    #: The checked AST, to estimate the rule's cost again with a given object's sizes.
+    ast: checked_ast.CheckedAst | None = None
     _program: cel.Expression | None = None
     _message_program: cel.Expression | None = None
 
@@ -140,8 +140,7 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
         return result
     uses_old_self = _uses_old_self(source, types)
     result.ast = checked_ast.decode(checked.serialize())
-    estimate, largest = cost.estimate_with_largest(result.ast, decl_type)
-    max_cost = estimate.max
+    max_cost, largest = _max_cost(result.ast, decl_type)
     message_error, message_cost = None, 0
     message_source = rule.get("messageExpression") or ""
     if message_source and nesting_depth(message_source) > MAX_RECURSION_DEPTH:
@@ -160,7 +159,7 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
         elif message_checked.return_type() != cel.Type.STRING:
             message_error = "messageExpression must evaluate to a string"
         else:
-            message_cost, _ = _max_cost(message_checked, decl_type)
+            message_cost, _ = _max_cost(checked_ast.decode(message_checked.serialize()), decl_type)
     result.compilation = RuleCompilation(
         max_cost=max_cost, max_cardinality=max_cardinality, message_expression_error=message_error,
         has_message_expression=bool(message_source), message_expression_max_cost=message_cost,
@@ -229,10 +228,10 @@ def _eval_program(source: str, optional_old_self: bool) -> cel.Expression:
     return environment.eval_env().compile(text)
 
 
-def _max_cost(checked: cel.Expression, decl_type: DeclType) -> tuple[int, str]:
+def _max_cost(ast: checked_ast.CheckedAst, decl_type: DeclType) -> tuple[int, str]:
     """The estimated worst-case cost of one evaluation of a checked expression, and the path of the
     largest schema size behind it."""
-    estimate, largest = cost.estimate_with_largest(checked_ast.decode(checked.serialize()), decl_type)
+    estimate, largest = cost.estimate_with_largest(ast, decl_type)
     return estimate.max, largest
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from datetime import UTC, datetime
 
@@ -14,9 +13,9 @@ from crdtool.cli.common import EXIT_FINDINGS, EXIT_OK, guarded, output_options, 
 def _parse_now(ctx: click.Context, param: click.Parameter, value: str | None) -> datetime:
     if value is None:
         return datetime.now(UTC)
-    from crdtool.columns.table import parse_rfc3339
+    from crdtool.columns.table import parse_time
 
-    parsed = parse_rfc3339(value)
+    parsed = parse_time(value)
     if parsed is None:
         raise click.BadParameter(f"{value!r} is not an RFC 3339 time such as 2026-01-01T00:00:00Z")
     return parsed
@@ -49,22 +48,15 @@ def command(paths, crd_paths, output, namespace, all_namespaces, no_headers, api
     fmt, _ = resolve_output(output_format, no_color)
 
     def run() -> int:
+        from crdtool.cli.resources import load_registry
         from crdtool.columns.printer import PrintOptions, render
         from crdtool.columns.view import Listing, build_view
-        from crdtool.engine.lint import is_crd
-        from crdtool.engine.registry import Registry
 
         docs = read_documents(paths)
-        named = read_documents(crd_paths) if crd_paths else []
-        registry = Registry()
-        seen: set[tuple[str, int, int | None]] = set()
-        for doc in [*named, *docs]:
-            key = (os.path.realpath(doc.source), doc.index, doc.item)
-            if is_crd(doc) and key not in seen:
-                seen.add(key)
-                result = registry.add(doc, serve_rejected=True)
-                if result.status is not None:
-                    click.echo(f"warning: {doc.source}: {result.status}", err=True)
+        registry = load_registry(read_documents(crd_paths) if crd_paths else [], docs, serve_rejected=True)
+        for result in registry.lint_results:
+            if result.status is not None:
+                click.echo(f"warning: {result.document.source}: {result.status}", err=True)
         # The Table (JSON) is of every object given unless -n names a namespace; kubectl's listing is of one.
         listed = namespace if fmt == "json" else (None if all_namespaces else namespace or "default")
         view = build_view(docs, registry, Listing(listed, api_version), now)

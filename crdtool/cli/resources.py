@@ -6,11 +6,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from crdtool.cli.common import output_options, read_documents
+
+if TYPE_CHECKING:
+    from crdtool.engine.registry import Registry
 
 
 def resource_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -52,18 +55,10 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
     """Read CRDs and objects and run every custom resource through the engine's `op`."""
     from crdtool.engine.builtin import is_builtin
     from crdtool.engine.lint import is_crd
-    from crdtool.engine.registry import Registry
     from crdtool.engine.validate import Request, find_version, process, unknown_kind
 
     docs = read_documents(paths)
-    registry = Registry()
-    named = read_documents(crd_paths) if crd_paths else []
-    seen: set[tuple[str, int, int | None]] = set()
-    for doc in [*named, *docs]:  # a file both named by -c and among the inputs is read once
-        key = (os.path.realpath(doc.source), doc.index, doc.item)
-        if is_crd(doc) and key not in seen:
-            seen.add(key)
-            registry.add(doc)
+    registry = load_registry(read_documents(crd_paths) if crd_paths else [], docs)
     olds = read_documents(old_paths) if old_paths else []
     request = Request(version=version, namespace=namespace, field_validation=field_validation)
     results, notes = [], []
@@ -99,6 +94,22 @@ def _note_text(result, note) -> str:
     position = result.position(note)
     where = f"{result.document.source}:{position[0]}:{position[1]}" if position else result.document.source
     return f"{where}: {note.path}: {note.message}"
+
+
+def load_registry(named: list, docs: list, serve_rejected: bool = False) -> Registry:
+    """The registry of the CRDs named with -c and those among the inputs (a file both named and among
+    the inputs is read once); `serve_rejected` serves CRDs the apiserver would refuse too."""
+    from crdtool.engine.lint import is_crd
+    from crdtool.engine.registry import Registry
+
+    registry = Registry()
+    seen: set[tuple[str, int, int | None]] = set()
+    for doc in [*named, *docs]:
+        key = (os.path.realpath(doc.source), doc.index, doc.item)
+        if is_crd(doc) and key not in seen:
+            seen.add(key)
+            registry.add(doc, serve_rejected=serve_rejected)
+    return registry
 
 
 def _matching_old(olds, doc):

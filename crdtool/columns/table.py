@@ -13,9 +13,8 @@ the apiserver falls back to it.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from crdtool.columns.humanize import human_duration
@@ -106,7 +105,7 @@ class Convertor:
         meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
         name = meta.get("name") if isinstance(meta.get("name"), str) else ""
         if self.generic:
-            created = parse_rfc3339(meta.get("creationTimestamp")) if meta.get("creationTimestamp") else None
+            created = parse_time(meta.get("creationTimestamp")) if meta.get("creationTimestamp") else None
             stamp = created.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if created else \
                 "0001-01-01T00:00:00Z"
             return [name, stamp]
@@ -146,37 +145,21 @@ def cell_for(column_type: str, value: Any, now: datetime) -> Any:
             return None
         if value in ("", "null"):
             return "<unknown>"
-        stamp = parse_rfc3339(value)
+        stamp = parse_time(value)
         if stamp is None:
             return "<invalid>"
         return human_duration(now - stamp)
     return None
 
 
-_RFC3339 = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})\Z")
+def parse_time(text: Any) -> datetime | None:
+    """A metav1.Time as the apiserver parses it (Go's time.Parse with RFC 3339), or None where it refuses it."""
+    from crdtool.schema.resource_meta import MetaDecodeError
+    from crdtool.schema.resource_meta import parse_time as go_parse_time
 
-
-def parse_rfc3339(text: Any) -> datetime | None:
-    """Go's time.Parse(time.RFC3339, text), or None where Go refuses it."""
     if not isinstance(text, str):
         return None
-    m = _RFC3339.match(text)
-    if m is None:
-        return None
-    year, month, day, hour, minute, second = (int(m.group(i)) for i in range(1, 7))
-    fraction = m.group(7)
-    micros = int((fraction[1:] + "000000")[:6]) if fraction else 0
-    zone = m.group(8)
-    if zone == "Z":
-        tz = UTC
-    else:
-        hours, minutes = int(zone[1:3]), int(zone[4:6])
-        if hours > 23 or minutes > 59:
-            return None
-        sign = -1 if zone[0] == "-" else 1
-        tz = timezone(sign * timedelta(hours=hours, minutes=minutes))
     try:
-        return datetime(year, month, day, hour, minute, second, micros, tzinfo=tz)
-    except ValueError:
+        return go_parse_time(text)
+    except (MetaDecodeError, ValueError):
         return None

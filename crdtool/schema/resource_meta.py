@@ -250,6 +250,13 @@ def _decode_time(value: Any) -> str:
     """metav1.Time.UnmarshalJSON: time.Parse(time.RFC3339, ...) and back as MarshalJSON writes it (UTC)."""
     if not isinstance(value, str):
         raise MetaDecodeError(f"json: cannot unmarshal {_json_kind(value)} into Go value of type string")
+    moment = parse_time(value)
+    return f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}T{moment:%H:%M:%S}Z"
+
+
+def parse_time(value: str) -> datetime.datetime:
+    """time.Parse(time.RFC3339, value), in UTC (to the microsecond); MetaDecodeError with Go's text where
+    Go refuses it."""
     rest = value
     fields = {}
     # (literal prefix, element, width, range name, lo, hi) in the order of the layout; the day is checked
@@ -268,10 +275,12 @@ def _decode_time(value: Any) -> str:
         if range_name and not lo <= number <= hi:
             raise _parse_error(value, "", "", f": {range_name} out of range")
         fields[element] = number
+    micros = 0
     if len(rest) >= 2 and rest[0] in ".," and rest[1].isdigit():  # fractional seconds the layout lacks
         end = 1
         while end < len(rest) and "0" <= rest[end] <= "9":
             end += 1
+        micros = int((rest[1:end] + "000000")[:6])
         rest = rest[end:]
     offset = 0
     if rest.startswith("Z"):
@@ -294,9 +303,9 @@ def _decode_time(value: Any) -> str:
     leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
     if day < 1 or day > _DAYS_IN_MONTH[month - 1] + (1 if month == 2 and leap else 0):
         raise _parse_error(value, "", "", ": day out of range")
-    moment = datetime.datetime(year, month, day, fields["15"], fields["04"], fields["05"])
-    moment -= datetime.timedelta(minutes=offset)
-    return f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}T{moment:%H:%M:%S}Z"
+    moment = datetime.datetime(year, month, day, fields["15"], fields["04"], fields["05"], micros,
+                               tzinfo=datetime.UTC)
+    return moment - datetime.timedelta(minutes=offset)
 
 
 # ---------------------------------------------------------------- coercion (the 400 before validation)

@@ -9,6 +9,7 @@ from typing import Any
 
 from crdtool.load.document import Document
 from crdtool.model.errors import FieldError
+from crdtool.model.findings import Finding
 from crdtool.model.notes import Note
 from crdtool.model.path import Path
 
@@ -58,6 +59,8 @@ class Result:
     client_error: str | None = None
     #: crdtool's own notes on what it could not check (never the apiserver's findings).
     notes: list[Note] = field(default_factory=list)
+    #: crdtool's own findings with rule codes (e.g. upgrade safety with `lint --against`).
+    findings: list[Finding] = field(default_factory=list)
     #: With `lint --costs`: each CEL rule's estimated cost (engine.costs.RuleCost), in schema order.
     rule_costs: list | None = None
     #: The request's fieldValidation: Strict (kubectl's default) refuses unknown and duplicate fields.
@@ -92,7 +95,7 @@ class Result:
         segments = unknown_field_segments(message)
         return self.document.locate(segments if segments is not None else ())
 
-    def position(self, error: FieldError | Note) -> tuple[int, int] | None:
+    def position(self, error: FieldError | Note | Finding) -> tuple[int, int] | None:
         """1-based (line, column) of the node an error (or note) is about, or of its nearest existing ancestor."""
         path = error.path
         segments = path.segments if isinstance(path, Path) else ()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from cel_expr_python import cel
 
-from crdtool.cel import checked_ast, cost, environment, library
+from crdtool.cel import checked_ast, cost, environment, library, list_semantics
 from crdtool.cel.depth import MAX_RECURSION_DEPTH, RECURSION_ERROR, nesting_depth
 from crdtool.cel.errors import format_issues, go_error_text
 from crdtool.cel.literals import literal_issues
@@ -51,6 +51,8 @@ class CompiledRule:
     field_path: str = ""  # the normalized fieldPath the error is reported at, relative to the node
     #: The checked AST, to estimate the rule's cost again with a given object's sizes.
     ast: checked_ast.CheckedAst | None = None
+    #: The CEL type of `self` (set and map lists in it change what `==` and `+` mean).
+    self_type: DeclType | None = None
     _program: cel.Expression | None = None
     _message_program: cel.Expression | None = None
 
@@ -58,7 +60,7 @@ class CompiledRule:
     def program(self) -> cel.Expression | None:
         """The rule's evaluation program (None: an empty rule or one that did not compile)."""
         if self._program is None and self.compiled:
-            self._program = _eval_program(self.expression, self.optional_old_self)
+            self._program = _eval_program(self.expression, self.optional_old_self, self.self_type)
         return self._program
 
     @property
@@ -66,7 +68,7 @@ class CompiledRule:
         """The messageExpression's evaluation program, if the rule has a valid one."""
         if self._message_program is None and self.compiled and self.message_expression \
                 and self.compilation.message_expression_error is None:
-            self._message_program = _eval_program(self.message_expression, optional_old_self=False)
+            self._message_program = _eval_program(self.message_expression, False, self.self_type)
         return self._message_program
 
 
@@ -116,7 +118,7 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
                   max_cardinality: int) -> CompiledRule:
     source = rule.get("rule") or ""
     optional_old_self = bool(rule.get("optionalOldSelf"))
-    result = CompiledRule(rule, RuleCompilation(), optional_old_self=optional_old_self)
+    result = CompiledRule(rule, RuleCompilation(), optional_old_self=optional_old_self, self_type=decl_type)
     if not go_trim_space(source):
         return result
     if nesting_depth(source) > MAX_RECURSION_DEPTH:
@@ -223,9 +225,19 @@ def _uses_old_self(source: str, types: SchemaTypes) -> bool:
     return False
 
 
-def _eval_program(source: str, optional_old_self: bool) -> cel.Expression:
+def _eval_program(source: str, optional_old_self: bool, self_type: DeclType | None) -> cel.Expression:
+    """The program evaluating `source` over plain values, with the apiserver's set and map list
+    semantics where `self` holds such lists."""
     text = environment.optional_old_self_eval(source) if optional_old_self else source
-    return environment.eval_env().compile(text)
+    env = environment.eval_env()
+    program = env.compile(text)
+    if not list_semantics.needs_rewrite(self_type):
+        return program
+    inputs = {"self": "value", environment.OLD_SELF_VALUE: "value"}
+    if not optional_old_self:
+        inputs["oldSelf"] = "value"
+    rewritten = list_semantics.rewrite(program.serialize(), self_type, inputs)
+    return program if rewritten is None else env.deserialize(rewritten)
 
 
 def _max_cost(ast: checked_ast.CheckedAst, decl_type: DeclType) -> tuple[int, str]:

@@ -62,7 +62,10 @@ class DeclType:
     def fingerprint(self) -> tuple:
         """A value equal for types that are the same for compiling and costing rules."""
         fields = tuple((f.name, f.json_name, f.required, f.type.fingerprint()) for f in self.fields.values())
-        return (self.kind, self.max_elements, self.min_serialized_size,
+        # Set and map lists compare and concatenate differently (list_semantics): part of the type here.
+        keyed = (self.schema.x_list_type, tuple(self.schema.x_list_map_keys or ())) \
+            if self.kind == "list" and self.schema is not None else None
+        return (self.kind, self.max_elements, self.min_serialized_size, keyed,
                 self.elem_type.fingerprint() if self.elem_type else None,
                 self.key_type.fingerprint() if self.key_type else None, fields)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from crdtool.cel import environment
 from crdtool.cel.compiler import CompiledRule, compile_node
-from crdtool.cel.sized import PER_CALL_LIMIT, within_call_limit
+from crdtool.cel.sized import PER_CALL_LIMIT, RUNTIME_BUDGET, sized_cost, within_call_limit
 from crdtool.cel.values import to_cel
 from crdtool.model.errors import OMIT, FieldError
 from crdtool.model.gofmt import go_trim_space
@@ -59,6 +59,12 @@ TOO_MANY_ITERATIONS = (
     "apiserver would evaluate it")
 
 
+BUDGET_UNKNOWN = (
+    "not checked: the worst-case cost of this object's rules ({cost:,}) exceeds the apiserver's runtime budget "
+    f"of {RUNTIME_BUDGET:,} per object; crdtool cannot count their actual cost, so whether the apiserver would stop "
+    "with 'validation failed due to running out of cost budget' is unknown")
+
+
 def go_runtime_error(text: str) -> str:
     """cel-go's text for a cel-expr-python evaluation error."""
     text = _STATUS_PREFIX.sub("", text, count=1)
@@ -91,6 +97,9 @@ def validate(schema: Structural, is_resource_root: bool, obj: Any, old: Any, pat
     walker = _Walker()
     anchor = _Anchor(obj, old, None, schema=schema) if ratcheting else None
     walker.walk(schema, is_resource_root, obj, old, path, anchor)
+    bound = walker.cost_bound()
+    if bound > RUNTIME_BUDGET:
+        walker.warnings.append(Note(path or Path.root(), BUDGET_UNKNOWN.format(cost=bound)))
     return walker.errs, walker.warnings
 
 
@@ -99,6 +108,20 @@ class _Walker:
         self.stopped = False  # a rule ran out of budget: no further rules run
         self.errs: list[FieldError] = []
         self.warnings: list[str] = []
+        # The apiserver charges every rule's actual cost to the object's budget, which cel-expr-python
+        # does not count. Static estimates bound it: the rules run here, with their estimates.
+        self.static_cost = 0
+        self.runs: list[tuple[CompiledRule, Structural, bool, list]] = []
+        self.message_cost = 0  # messageExpressions run (on failed rules): their static estimates
+
+    def cost_bound(self) -> int:
+        """An upper bound of what the apiserver charged for the rules run: their static estimates, or, when
+        those exceed the budget, their estimates with this object's own sizes."""
+        if self.static_cost <= RUNTIME_BUDGET:
+            return self.static_cost
+        return self.message_cost + sum(
+            sized_cost(c.ast, s, is_root, values) if c.ast is not None else c.compilation.max_cost
+            for c, s, is_root, values in self.runs)
 
     def walk(self, s: Structural, is_root: bool, obj: Any, old: Any, path: Path | None,
              anchor: _Anchor | None = None) -> None:
@@ -165,6 +188,8 @@ class _Walker:
                 continue
             if compiled.compilation.uses_old_self and old is None and not compiled.optional_old_self:
                 continue
+            self.static_cost += compiled.compilation.max_cost
+            self.runs.append((compiled, s, is_root, [obj] if old is None else [obj, old]))
             data = activation
             if compiled.optional_old_self:
                 data = {"self": self_value, environment.OLD_SELF_PRESENT: old is not None,
@@ -217,6 +242,8 @@ class _Walker:
             error_path = path if path is not None else "<nil>"
         detail = _message_or_default(rule)
         if compiled.message_program is not None:
+            self.static_cost += compiled.compilation.message_expression_max_cost
+            self.message_cost += compiled.compilation.message_expression_max_cost
             detail = self.message_expression(compiled, activation) or detail
         value = obj if isinstance(obj, (str, int, float, bool)) else OMIT
         reason = rule.get("reason")

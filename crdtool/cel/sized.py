@@ -18,15 +18,21 @@ from crdtool.cel.types import schema_decl_type
 from crdtool.schema.structural import Structural, ValueValidation
 
 PER_CALL_LIMIT = 1_000_000  # the apiserver's runtime cost limit of one rule evaluation
+RUNTIME_BUDGET = 10_000_000  # the apiserver's runtime cost budget of all rules on one object
 
 
 def within_call_limit(ast: Any, schema: Structural, is_resource_root: bool, values: list[Any]) -> bool:
     """Whether the rule's worst case over these values (self, and oldSelf) fits the per-call limit."""
+    return sized_cost(ast, schema, is_resource_root, values) <= PER_CALL_LIMIT
+
+
+def sized_cost(ast: Any, schema: Structural, is_resource_root: bool, values: list[Any]) -> int:
+    """The rule's estimated worst-case cost over these values (self, and oldSelf)."""
     decl_type = schema_decl_type(sized_schema(schema, values), is_resource_root)
     if decl_type is None:
-        return False
+        return cost.MAX
     estimate, _ = cost.estimate_with_largest(ast, decl_type)
-    return estimate.max <= PER_CALL_LIMIT
+    return estimate.max
 
 
 def sized_schema(s: Structural, values: list[Any]) -> Structural:

@@ -36,11 +36,14 @@ def sized_cost(ast: Any, schema: Structural, is_resource_root: bool, values: lis
 
 
 def sized_schema(s: Structural, values: list[Any]) -> Structural:
-    """A copy of `s` whose maxLength/maxItems/maxProperties are the largest sizes among `values`."""
+    """A copy of `s` whose maxLength/maxItems/maxProperties are the largest sizes among `values` (0 where
+    there are none)."""
     strings = [v for v in values if isinstance(v, str)]
     lists = [v for v in values if isinstance(v, list)]
     maps = [v for v in values if isinstance(v, dict)]
     vv = replace(s.value_validation) if s.value_validation is not None else ValueValidation()
+    if not values:  # nothing there: a rule reaching here finds no value to traverse
+        vv.max_length = vv.max_items = vv.max_properties = 0
     if strings:
         vv.max_length = max(len(v) for v in strings)
     if lists:

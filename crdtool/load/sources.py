@@ -32,7 +32,8 @@ def expand_paths(paths: Iterable[str]) -> Iterator[str]:
             raise InputError(path, "no such file or directory")
 
 
-def _read_text(path: str) -> str:
+def read_text(path: str) -> str:
+    """The text of a file (or stdin for `-`), within the size limit, as UTF-8."""
     try:
         if path == "-":
             raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
@@ -60,7 +61,7 @@ def read_source(path: str, text: str | None = None) -> list[Document]:
     Empty documents are skipped, as kubectl skips them.
     """
     if text is None:
-        text = _read_text(path)
+        text = read_text(path)
     display = "<stdin>" if path == "-" else path
     stripped = text.lstrip()
     if stripped.startswith("{"):

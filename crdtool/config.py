@@ -1,0 +1,173 @@
+"""The project's crdtool settings: `.crdtool.yaml` or `[tool.crdtool]` in pyproject.toml.
+
+The first directory from the working directory upward that holds either file decides (a
+pyproject.toml without a `[tool.crdtool]` table does not count), so that a pre-commit hook and a
+CI step run from anywhere in a repository see the same settings. Paths in the file are relative to
+the file's directory. Command-line flags always win over the file. A key crdtool does not know is
+an error naming the file and the key: a misspelt setting silently ignored would pass a build that
+should fail.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+from crdtool import KUBE_VERSION
+from crdtool.load import InputError
+from crdtool.load.sources import read_text
+from crdtool.load.yamlreader import YAMLInputError, node_locator, read_yaml_stream
+
+__all__ = ["Config", "find_config", "load_config"]
+
+YAML_NAMES = (".crdtool.yaml", ".crdtool.yml")
+FORMATS = ("text", "json", "kubectl", "sarif", "github", "junit")
+FIELD_VALIDATION = ("Strict", "Warn", "Ignore")
+SEVERITIES = ("error", "warning", "info", "off")
+
+#: key -> what it holds, for the error that names a key crdtool does not know.
+KEYS = {
+    "crds": "CRD files or folders used by validate, prune, default, convert and columns (as -c)",
+    "skip-kinds": "kinds not to check (Kind or Kind.group)",
+    "skip-unknown-kinds": "skip objects whose kind no CRD defines",
+    "field-validation": "Strict, Warn or Ignore",
+    "format": "the output format",
+    "kube-version": "the Kubernetes version to check against",
+    "severities": "rule code -> error, warning, info or off",
+}
+
+
+@dataclass
+class Config:
+    """Settings read from a file (defaults when there is none)."""
+
+    source: str | None = None
+    crds: list[str] = field(default_factory=list)
+    skip_kinds: list[str] = field(default_factory=list)
+    skip_unknown_kinds: bool | None = None
+    field_validation: str | None = None
+    format: str | None = None
+    kube_version: str | None = None
+    severities: dict[str, str] = field(default_factory=dict)
+
+    def skips(self, kind: str | None, api_version: str | None) -> bool:
+        """Whether a document of this kind is not to be checked (`Kind` or `Kind.group`)."""
+        if not kind:
+            return False
+        group = (api_version or "").rpartition("/")[0]
+        return kind in self.skip_kinds or (bool(group) and f"{kind}.{group}" in self.skip_kinds)
+
+
+def find_config(start: str | None = None) -> str | None:
+    """The settings file that applies in `start` (default: the working directory), or None."""
+    directory = os.path.abspath(start or os.getcwd())
+    while True:
+        for name in YAML_NAMES:
+            candidate = os.path.join(directory, name)
+            if os.path.isfile(candidate):
+                return candidate
+        pyproject = os.path.join(directory, "pyproject.toml")
+        if os.path.isfile(pyproject) and _has_tool_table(pyproject):
+            return pyproject
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def _has_tool_table(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError):
+        return False
+    return isinstance(data.get("tool"), dict) and "crdtool" in data["tool"]
+
+
+def load_config(path: str) -> Config:
+    """The settings in `path`; an unreadable file or an unknown or ill-typed key is an InputError."""
+    if os.path.basename(path) == "pyproject.toml":
+        try:
+            with open(path, "rb") as f:
+                table = tomllib.load(f).get("tool", {}).get("crdtool", {})
+        except OSError as err:
+            raise InputError(path, f"cannot read: {err.strerror or err}") from None
+        except tomllib.TOMLDecodeError as err:
+            raise InputError(path, f"invalid TOML: {err}") from None
+        return _parse(path, table, "[tool.crdtool]", lambda key: None)
+    try:
+        documents = [d for d in read_yaml_stream(read_text(path)) if d[1] is not None]
+    except YAMLInputError as err:
+        raise InputError(path, err.message, err.line, err.column) from None
+    if not documents:
+        return Config(source=path)
+    if len(documents) > 1:
+        raise InputError(path, "a settings file holds one YAML document", documents[1][1].start_mark.line + 1)
+    value, root, _ = documents[0]
+    locate = node_locator(root)
+    return _parse(path, value, "the settings", lambda key: locate((key,) if key else ()))
+
+
+def _parse(path: str, table: Any, what: str, position) -> Config:
+    def fail(key: str | None, message: str) -> InputError:
+        line, column = position(key) or (None, None)
+        return InputError(path, message, line, column)
+
+    if table is None:
+        return Config(source=path)
+    if not isinstance(table, dict):
+        raise fail(None, f"{what} must be a mapping of settings")
+    config = Config(source=path)
+    base = os.path.dirname(os.path.abspath(path))
+    for key, value in table.items():
+        if key not in KEYS:
+            known = ", ".join(KEYS)
+            raise fail(key, f'unknown setting "{key}" (known: {known})')
+        if key == "crds":
+            config.crds = [os.path.normpath(os.path.join(base, p)) for p in _strings(value, key, fail)]
+        elif key == "skip-kinds":
+            config.skip_kinds = _strings(value, key, fail)
+        elif key == "skip-unknown-kinds":
+            if not isinstance(value, bool):
+                raise fail(key, f'"{key}" must be true or false')
+            config.skip_unknown_kinds = value
+        elif key == "field-validation":
+            config.field_validation = _choice(value, FIELD_VALIDATION, key, fail)
+        elif key == "format":
+            config.format = _choice(value, FORMATS, key, fail)
+        elif key == "kube-version":
+            config.kube_version = check_kube_version(str(value), lambda message, key=key: fail(key, message))
+        elif key == "severities":
+            if not isinstance(value, dict):
+                raise fail(key, f'"{key}" must map rule codes to one of: {", ".join(SEVERITIES)}')
+            # YAML 1.1, as Kubernetes reads it, takes a bare `off` for false.
+            config.severities = {str(code): _choice("off" if level is False else level, SEVERITIES,
+                                                    f"severities.{code}", fail)
+                                 for code, level in value.items()}
+    return config
+
+
+def check_kube_version(value: str, fail) -> str:
+    """The version if it is the one crdtool checks against (1.36, v1.36 or 1.36.x); else `fail(message)`."""
+    wanted = KUBE_VERSION.lstrip("v")
+    given = value.strip().lstrip("v")
+    if given == wanted or given.startswith(wanted + "."):
+        return value
+    raise fail(f'kube-version "{value}" is not supported: crdtool checks what a Kubernetes {wanted} '
+               f"apiserver does")
+
+
+def _strings(value: Any, key: str, fail) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    raise fail(key, f'"{key}" must be a string or a list of strings')
+
+
+def _choice(value: Any, choices: tuple[str, ...], key: str, fail) -> str:
+    if value not in choices:
+        raise fail(key.split(".")[0], f'"{key}" must be one of: {", ".join(choices)} (got {value!r})')
+    return value

@@ -1,0 +1,73 @@
+"""Settings files: found upward from the working directory, strict about their keys."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from crdtool.config import find_config, load_config
+from crdtool.load import InputError
+
+
+def test_found_upward_yaml_before_pyproject(tmp_path) -> None:
+    nested = tmp_path / "a" / "b"
+    nested.mkdir(parents=True)
+    assert find_config(str(nested)) is None or not str(find_config(str(nested))).startswith(str(tmp_path))
+    (tmp_path / "pyproject.toml").write_text("[tool.crdtool]\nformat = 'json'\n")
+    assert find_config(str(nested)) == str(tmp_path / "pyproject.toml")
+    (tmp_path / "a" / ".crdtool.yaml").write_text("format: github\n")
+    assert find_config(str(nested)) == str(tmp_path / "a" / ".crdtool.yaml")
+
+
+def test_pyproject_without_the_table_does_not_count(tmp_path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    found = find_config(str(tmp_path))
+    assert found is None or os.path.dirname(found) != str(tmp_path)
+
+
+def test_settings_are_read_and_paths_are_relative_to_the_file(tmp_path) -> None:
+    path = tmp_path / ".crdtool.yaml"
+    path.write_text("crds: [crds/, more/crd.yaml]\nskip-kinds: [Kustomization, Foo.example.com]\n"
+                    "field-validation: Warn\nformat: sarif\nkube-version: v1.36\n"
+                    "severities: {served-version-removed: warning, default-changed: off}\n")
+    config = load_config(str(path))
+    assert config.crds == [str(tmp_path / "crds"), str(tmp_path / "more" / "crd.yaml")]
+    assert config.field_validation == "Warn" and config.format == "sarif" and config.kube_version == "v1.36"
+    assert config.severities == {"served-version-removed": "warning", "default-changed": "off"}
+    assert config.skips("Kustomization", "kustomize.config.k8s.io/v1beta1")
+    assert config.skips("Foo", "example.com/v1") and not config.skips("Foo", "other.io/v1")
+
+
+def test_pyproject_table(tmp_path) -> None:
+    path = tmp_path / "pyproject.toml"
+    path.write_text("[tool.crdtool]\ncrds = 'crds'\nskip-unknown-kinds = true\n"
+                    "[tool.crdtool.severities]\nnew-rule = 'error'\n")
+    config = load_config(str(path))
+    assert config.crds == [str(tmp_path / "crds")] and config.skip_unknown_kinds is True
+    assert config.severities == {"new-rule": "error"}
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("formt: json\n", '.crdtool.yaml:1:1: error: unknown setting "formt" (known: crds, '),
+    ("format: xml\n", '.crdtool.yaml:1:1: error: "format" must be one of: text, json, kubectl, sarif, github, '
+                      "junit (got 'xml')"),
+    ("crds: 3\n", '.crdtool.yaml:1:1: error: "crds" must be a string or a list of strings'),
+    ("kube-version: '1.30'\n", '.crdtool.yaml:1:1: error: kube-version "1.30" is not supported: crdtool checks '
+                               "what a Kubernetes 1.36 apiserver does"),
+    ("severities: {x: fatal}\n", '.crdtool.yaml:1:1: error: "severities.x" must be one of: error, warning, info, off'),
+    ("- a\n", ".crdtool.yaml:1:1: error: the settings must be a mapping of settings"),
+])
+def test_bad_settings_name_the_file_line_and_key(tmp_path, text: str, message: str) -> None:
+    path = tmp_path / ".crdtool.yaml"
+    path.write_text(text)
+    with pytest.raises(InputError) as err:
+        load_config(str(path))
+    assert str(err.value).startswith(str(path.parent) + os.sep + message)
+
+
+def test_unknown_key_in_pyproject(tmp_path) -> None:
+    path = tmp_path / "pyproject.toml"
+    path.write_text("[tool.crdtool]\ncrd = 'x'\n")
+    with pytest.raises(InputError, match=r'pyproject.toml: error: unknown setting "crd"'):
+        load_config(str(path))

@@ -43,14 +43,18 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", message=f"crdtool %(version)s (Kubernetes {KUBE_VERSION})")
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "kubectl"]), default=None,
-              help="Output format (default: text).")
+@click.option("--format", "output_format",
+              type=click.Choice(["text", "json", "kubectl", "sarif", "github", "junit"]), default=None,
+              help="Output format (default: text); sarif, github and junit are for CI.")
 @click.option("--no-color", is_flag=True, default=False, help="Plain text without colors (NO_COLOR works too).")
+@click.option("-q", "--quiet", is_flag=True, default=False, help="Only the findings: no `ok` lines and no summary.")
 @click.pass_context
-def cli(ctx: click.Context, output_format: str | None, no_color: bool) -> None:
+def cli(ctx: click.Context, output_format: str | None, no_color: bool, quiet: bool) -> None:
     """What kube-apiserver would do with your CustomResourceDefinitions and custom
     resources, in its own words, without a cluster."""
     ctx.obj = {"format": output_format, "no_color": no_color}
+    if quiet:
+        ctx.meta["crdtool.quiet"] = True
 
 
 def _run() -> int:

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from crdtool.cli.common import EXIT_FINDINGS, EXIT_OK, console, guarded, resolve_output
+from crdtool.cli.common import EXIT_FINDINGS, EXIT_OK, FINDINGS_FORMATS, console, guarded, resolve_output, resolve_quiet
 from crdtool.cli.resources import resource_options, run_objects
 from crdtool.load.document import InputError
 
@@ -30,10 +30,10 @@ def change_command(name: str, summary: str) -> click.Command:
             outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
                                   op=name)
             changes = [(r, _edited(name, r), r.pruned if name == "prune" else r.defaulted) for r in outcome.results]
-            if fmt == "json":
-                from crdtool.report import jsonout
+            if fmt in ("json", *FINDINGS_FORMATS):
+                from crdtool.cli.emit import emit
 
-                sys.stdout.write(jsonout.render([r for r, _, _ in changes]))
+                emit(outcome.results, fmt, color, lambda r: "", "object", outcome.notes if verbose else [])
             elif output in ("yaml", "json"):
                 _print_objects([r.object for r in outcome.results if r.object is not None], output)
             else:
@@ -103,7 +103,7 @@ def _print_diffs(changes, color: bool, notes: list[str]) -> None:
         lines = unified(r.document.data, after, label)
         if lines:
             print_diff(out, lines)
-        else:
+        elif not resolve_quiet():
             out.print(f"{label}: no change", style="dim", highlight=False)
 
 

@@ -15,20 +15,49 @@ from crdtool.load import Document, InputError, load_inputs
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT = 0, 1, 2
 
 
+#: Every --format; sarif, github and junit report findings for CI (lint, validate, prune, default).
+FORMATS = ("text", "json", "kubectl", "sarif", "github", "junit")
+FINDINGS_FORMATS = ("sarif", "github", "junit")
+#: Commands whose output is not a list of findings, so they offer none of FINDINGS_FORMATS.
+_NO_FINDINGS = frozenset({"columns"})
+_QUIET = "crdtool.quiet"  # the group's -q (crdtool/cli/__init__.py) sets it too
+
+
+def set_quiet(ctx: click.Context, _param: click.Parameter | None, value: bool) -> None:
+    """--quiet/-q, before or after the subcommand: remembered for the whole run (ctx.meta is shared)."""
+    if value:
+        ctx.meta[_QUIET] = True
+
+
 def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """--format and --no-color on a subcommand (they may also be given before it)."""
+    """--format, --no-color and --quiet on a subcommand (they may also be given before it)."""
+    func = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=set_quiet,
+                        help="Only the findings: no `ok` lines and no summary.")(func)
     func = click.option("--no-color", is_flag=True, default=False, help="Plain text without colors.")(func)
-    func = click.option("--format", "output_format", type=click.Choice(["text", "json", "kubectl"]), default=None,
-                        help="text (default), json (for machines) or kubectl (exactly what kubectl prints).")(func)
+    func = click.option("--format", "output_format", type=click.Choice(FORMATS), default=None,
+                        help="text (default), json (for machines), kubectl (exactly what kubectl prints), "
+                             "or for CI: sarif (code scanning), github (workflow annotations), junit (test "
+                             "reports).")(func)
     return func
 
 
 def resolve_output(output_format: str | None, no_color: bool) -> tuple[str, bool]:
-    """The effective format and whether to color, from the subcommand, the group, and NO_COLOR."""
-    group = click.get_current_context().find_root().obj or {}
+    """The effective format and whether to color, from the subcommand, the group, and NO_COLOR
+    (sarif, github and junit are never colored)."""
+    ctx = click.get_current_context()
+    group = ctx.find_root().obj or {}
     fmt = output_format or group.get("format") or "text"
-    plain = no_color or group.get("no_color", False) or "NO_COLOR" in os.environ
+    if fmt in FINDINGS_FORMATS and ctx.command.name in _NO_FINDINGS:
+        raise click.UsageError(f"--format {fmt} is for commands that report findings; "
+                               f"{ctx.command.name} offers text, json and kubectl.", ctx)
+    plain = no_color or group.get("no_color", False) or "NO_COLOR" in os.environ or fmt in FINDINGS_FORMATS
     return fmt, not plain
+
+
+def resolve_quiet() -> bool:
+    """Whether --quiet/-q was given (before or after the subcommand)."""
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx is not None and ctx.meta.get(_QUIET))
 
 
 def console(color: bool, stderr: bool = False):

@@ -5,18 +5,43 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from crdtool.cli.common import console
+import click
+
+from crdtool.cli.common import console, resolve_quiet
 from crdtool.engine.results import Result
 
 
 def emit(results: list[Result], fmt: str, color: bool, resource_of: Callable[[Result], str], noun: str,
-         notes: list[str] | None = None, counted: list[tuple[list[Result], str]] | None = None) -> None:
-    """Print results as text (default), JSON, or exactly what kubectl prints. The text ends with a
-    count of accepted `noun`s, or one count per (results, noun) of `counted`."""
+         notes: list[str] | None = None, counted: list[tuple[list[Result], str]] | None = None,
+         quiet: bool | None = None) -> None:
+    """Print results as text (default), JSON, exactly what kubectl prints, or for CI as SARIF, GitHub
+    annotations or JUnit XML. The text (and the github format) ends with a count of accepted `noun`s,
+    or one count per (results, noun) of `counted`; `quiet` (default: --quiet) leaves out the counts
+    and the text's `ok` lines."""
+    quiet = resolve_quiet() if quiet is None else quiet
+    counted = counted or [(results, noun)]
     if fmt == "json":
         from crdtool.report import jsonout
 
         sys.stdout.write(jsonout.render(results))
+        return
+    if fmt == "sarif":
+        from crdtool.report import sarif
+
+        sys.stdout.write(sarif.render(results, notes))
+        return
+    if fmt == "github":
+        from crdtool.report import github
+
+        sys.stdout.write(github.render(results, notes, None if quiet else counted))
+        return
+    if fmt == "junit":
+        from crdtool.report import junit
+
+        for note in notes or []:  # the report holds documents only: the run's notes go to the log
+            click.echo(f"note: {note}", err=True)
+        ctx = click.get_current_context(silent=True)
+        sys.stdout.write(junit.render(results, f"crdtool {ctx.command.name}" if ctx else "crdtool"))
         return
     if fmt == "kubectl":
         from crdtool.report import kubectl
@@ -37,6 +62,8 @@ def emit(results: list[Result], fmt: str, color: bool, resource_of: Callable[[Re
     out = console(color)
     for note in notes or []:
         out.print(f"[cyan]note[/]: {escape(note)}", highlight=False, markup=True)
-    text.render(out, results, lambda r: f"{r.document.source}: {r.kind} {r.name}")
-    for group, group_noun in counted or [(results, noun)]:
+    text.render(out, results, lambda r: f"{r.document.source}: {r.kind} {r.name}", quiet=quiet)
+    if quiet:
+        return
+    for group, group_noun in counted:
         text.summary(out, group, group_noun)

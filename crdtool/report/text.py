@@ -15,7 +15,7 @@ from rich.markup import escape
 from crdtool.engine.results import Result
 from crdtool.report import kubectl
 
-SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "note": "bold cyan"}
+SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold blue", "note": "bold cyan"}
 
 
 def _where(result: Result, position: tuple[int, int] | None) -> str:
@@ -42,9 +42,11 @@ def _snippet(result: Result, position: tuple[int, int] | None) -> list[str]:
     return [gutter + source, " " * (len(gutter) + column - 1) + "^"]
 
 
-def _finding(console: Console, severity: str, where: str, message: str, snippet: list[str]) -> None:
+def _finding(console: Console, severity: str, where: str, message: str, snippet: list[str],
+             code: str | None = None) -> None:
     style = SEVERITY_STYLE[severity]
-    console.print(f"[bold]{escape(where)}[/]: [{style}]{severity}[/]: {escape(message)}", soft_wrap=True)
+    label = f"{severity}[{code}]" if code else severity
+    console.print(f"[bold]{escape(where)}[/]: [{style}]{escape(label)}[/]: {escape(message)}", soft_wrap=True)
     for line in snippet:
         console.print(f"[dim]{escape(line)}[/]", soft_wrap=True, highlight=False)
 
@@ -63,6 +65,10 @@ def render_result(console: Console, result: Result, kubectl_stderr: Callable[[Re
         _finding(console, "error", _where(result, position), str(error), _snippet(result, position))
     for w in result.warnings:
         _finding(console, "warning", _where(result, doc_position), w, [])
+    for finding in result.findings:
+        position = result.position(finding)
+        _finding(console, finding.severity, _where(result, position), f"{finding.path}: {finding.message}",
+                 _snippet(result, position), finding.code)
     for note in result.notes:
         position = result.position(note)
         _finding(console, "note", _where(result, position), f"{note.path}: {note.message}", _snippet(result, position))
@@ -73,11 +79,13 @@ def render_result(console: Console, result: Result, kubectl_stderr: Callable[[Re
             console.print("  " + escape(line), soft_wrap=True, highlight=False)
 
 
-def render(console: Console, results: list[Result], label: Callable[[Result], str]) -> None:
-    """Every result; accepted documents get one line saying so."""
+def render(console: Console, results: list[Result], label: Callable[[Result], str], quiet: bool = False) -> None:
+    """Every result; accepted documents get one line saying so (none when `quiet`)."""
     for result in results:
-        if result.valid and not result.warnings and not result.strict_findings and not result.notes:
-            console.print(f"[green]ok[/] {escape(label(result))}", highlight=False)
+        if (result.valid and not result.warnings and not result.strict_findings and not result.notes
+                and not result.findings):
+            if not quiet:
+                console.print(f"[green]ok[/] {escape(label(result))}", highlight=False)
             continue
         render_result(console, result, kubectl.error_text)
 
@@ -94,3 +102,16 @@ def summary(console: Console, results: list[Result], noun: str) -> None:
         console.print(f"[bold red]{refused} of {total} {plural} would be rejected[/]", highlight=False)
     else:
         console.print(f"[bold green]{total} {plural} would be accepted[/]", highlight=False)
+
+
+def findings_summary(results: list[Result]) -> str:
+    """One line counting crdtool's own findings (`lint --against`) by severity, most severe first."""
+    counts: dict[str, int] = {}
+    for result in results:
+        for finding in result.findings:
+            counts[finding.severity] = counts.get(finding.severity, 0) + 1
+    if not counts:
+        return "no upgrade findings\n"
+    parts = [f"{counts[s]} {s if s == 'info' or counts[s] == 1 else s + 's'}"
+             for s in ("error", "warning", "info") if s in counts]
+    return "upgrade findings: " + ", ".join(parts) + "\n"

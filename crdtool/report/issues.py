@@ -1,0 +1,89 @@
+"""A Result's findings as one flat list, for the CI formats (sarif, github, junit): each with a rule
+id, a level, the apiserver's message and where it points, in the order the text format shows them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from crdtool.engine.results import Result
+
+#: Rule ids beside the field errors' own (`FieldValueInvalid`, ...) and the findings' codes.
+STRICT = "StrictDecodingError"
+WARNING = "Warning"
+NOTE = "NotChecked"
+
+#: crdtool's finding severities as SARIF levels (which the github and junit formats share).
+LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One finding: `rule` its id, `level` error, warning or note, `message` the apiserver's words
+    (or crdtool's, for notes and findings), `position` 1-based (line, column) or None."""
+
+    rule: str
+    level: str
+    message: str
+    source: str
+    position: tuple[int, int] | None
+    #: What the rule is: "field" (a field.Error), "strict", "status", "warning", "note" or "finding".
+    category: str
+    #: The field.ErrorType's text (`Invalid value`) for a field error, else "".
+    title: str = ""
+
+
+def issues(result: Result) -> list[Issue]:
+    """Every finding of one document: strict decoding, a refusal before validation, field errors,
+    warnings, crdtool's own findings and its notes."""
+    source = result.document.source
+    out: list[Issue] = []
+    strict = result.field_validation == "Strict"
+    for w in result.strict_findings:
+        out.append(Issue(STRICT, "error" if strict else "warning",
+                         f"strict decoding error: {w}" if strict else w, source, result.strict_position(w), "strict"))
+    if result.status is not None and (result.reason not in (None, "Invalid") or not result.errors):
+        out.append(Issue(result.reason or "Invalid", "error", result.status, source, result.document.locate(()),
+                         "status"))
+    for e in result.errors:
+        out.append(Issue(e.type.code, "error", str(e), source, result.position(e), "field", e.type.text))
+    for w in result.warnings:
+        out.append(Issue(WARNING, "warning", w, source, result.document.locate(()), "warning"))
+    for f in result.findings:
+        out.append(Issue(f.code, LEVELS.get(f.severity, "warning"), f"{f.path}: {f.message}", source,
+                         result.position(f), "finding"))
+    for n in result.notes:
+        out.append(Issue(NOTE, "note", f"{n.path}: {n.message}", source, result.position(n), "note"))
+    return out
+
+
+def where(issue: Issue) -> str:
+    """`file:line:col` (or just the file when the position is unknown)."""
+    if issue.position is None:
+        return issue.source
+    return f"{issue.source}:{issue.position[0]}:{issue.position[1]}"
+
+
+def line(issue: Issue) -> str:
+    """The finding as the text format prints it, without the snippet: `file:line:col: level: message`."""
+    return f"{where(issue)}: {issue.level}: {issue.message}"
+
+
+def document_label(result: Result) -> str:
+    """`Kind name` for a document, or `document N` (0-based, as --format json's `document`) without them."""
+    doc = result.document
+    item = f" items[{doc.item}]" if doc.item is not None else ""
+    if result.kind and result.name:
+        return f"{result.kind} {result.name}"
+    return f"document {doc.index}{item}"
+
+
+def summary(results: list[Result], noun: str) -> str:
+    """The text format's closing words for one group of results, uncolored."""
+    refused = sum(not r.valid for r in results)
+    total = len(results)
+    if total == 0:
+        return f"no {noun} found"
+    plural = noun if total == 1 else noun + "s"
+    if refused:
+        return f"{refused} of {total} {plural} would be rejected"
+    return f"{total} {plural} would be accepted"

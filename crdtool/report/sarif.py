@@ -1,0 +1,113 @@
+"""`--format sarif`: a SARIF 2.1.0 log for code scanning (GitHub's upload-sarif and others).
+
+One run; one rule per kind of finding (each field.ErrorType, strict decoding, each refusal
+reason, warnings, crdtool's notes, each finding code), listed in the order first met; one result
+per finding, in document order, with the apiserver's message and the file (as given, relative to
+%SRCROOT%) with line and column.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from crdtool import KUBE_VERSION, __version__
+from crdtool.engine.results import Result
+from crdtool.report.issues import Issue, issues
+
+SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SRCROOT = "%SRCROOT%"
+_FIELD_ERRORS = "https://pkg.go.dev/k8s.io/apimachinery/pkg/util/validation/field#ErrorType"
+_FIELD_VALIDATION = "https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation"
+_WARNINGS = "https://kubernetes.io/blog/2020/09/03/warnings/"
+
+_DEFAULT_LEVEL = {"field": "error", "strict": "error", "status": "error", "warning": "warning", "note": "note"}
+
+
+def artifact_location(source: str) -> dict[str, str]:
+    """The file as given: a relative path is a URI reference under %SRCROOT%, an absolute one a file: URI."""
+    if os.path.isabs(source):
+        return {"uri": Path(source).as_uri()}
+    path = source.replace(os.sep, "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return {"uri": quote(path, safe="/"), "uriBaseId": SRCROOT}
+
+
+def _description(issue: Issue) -> str:
+    if issue.category == "field":
+        return f"The apiserver refuses a field: {issue.title}"
+    if issue.category == "strict":
+        return "An unknown or duplicate field: the apiserver's strict decoding refuses it (kubectl's default)"
+    if issue.category == "status":
+        return f"The apiserver refuses the request before validating its fields ({issue.rule})"
+    if issue.category == "warning":
+        return "A warning the apiserver returns with its answer"
+    if issue.category == "note":
+        return "Not checked by crdtool (the apiserver would check it)"
+    return f"crdtool's own check {issue.rule} (not an apiserver answer)"
+
+
+def _rule(issue: Issue) -> dict[str, Any]:
+    rule: dict[str, Any] = {
+        "id": issue.rule,
+        "name": issue.rule,
+        "shortDescription": {"text": _description(issue)},
+        "defaultConfiguration": {"level": _DEFAULT_LEVEL.get(issue.category, issue.level)},
+    }
+    help_uri = {"field": _FIELD_ERRORS, "strict": _FIELD_VALIDATION, "warning": _WARNINGS}.get(issue.category)
+    if help_uri:
+        rule["helpUri"] = help_uri
+    return rule
+
+
+def _result(issue: Issue, rule_index: int) -> dict[str, Any]:
+    physical: dict[str, Any] = {"artifactLocation": artifact_location(issue.source)}
+    if issue.position is not None:
+        physical["region"] = {"startLine": issue.position[0], "startColumn": issue.position[1]}
+    return {
+        "ruleId": issue.rule,
+        "ruleIndex": rule_index,
+        "level": issue.level,
+        "message": {"text": issue.message},
+        "locations": [{"physicalLocation": physical}],
+    }
+
+
+def log(results: list[Result], notes: list[str] | None = None) -> dict[str, Any]:
+    """The SARIF log as JSON data; `notes` (what crdtool says about the run) become tool notifications."""
+    rules: list[dict[str, Any]] = []
+    index: dict[str, int] = {}
+    sarif_results = []
+    for result in results:
+        for issue in issues(result):
+            if issue.rule not in index:
+                index[issue.rule] = len(rules)
+                rules.append(_rule(issue))
+            sarif_results.append(_result(issue, index[issue.rule]))
+    invocation: dict[str, Any] = {"executionSuccessful": True}
+    if notes:
+        invocation["toolExecutionNotifications"] = [{"level": "note", "message": {"text": n}} for n in notes]
+    driver = {
+        "name": "crdtool",
+        "version": __version__,
+        "fullName": f"crdtool {__version__} (Kubernetes {KUBE_VERSION})",
+        "rules": rules,
+    }
+    return {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": driver},
+            "invocations": [invocation],
+            "columnKind": "unicodeCodePoints",
+            "results": sarif_results,
+        }],
+    }
+
+
+def render(results: list[Result], notes: list[str] | None = None) -> str:
+    return json.dumps(log(results, notes), indent=2, ensure_ascii=False) + "\n"

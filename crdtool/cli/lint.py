@@ -6,7 +6,15 @@ import sys
 
 import click
 
-from crdtool.cli.common import EXIT_FINDINGS, EXIT_OK, guarded, output_options, read_documents, resolve_output
+from crdtool.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    guarded,
+    output_options,
+    read_documents,
+    resolve_output,
+    resolve_quiet,
+)
 from crdtool.cli.emit import emit
 
 
@@ -14,31 +22,61 @@ from crdtool.cli.emit import emit
 @click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("--old", "old_paths", multiple=True, type=click.Path(exists=True),
               help="The stored CRD(s): lint as an update over them, like `kubectl apply` over an existing CRD.")
+@click.option("--against", "against", multiple=True, metavar="OLD",
+              help="Upgrade safety: the old CRD file(s), folder, or REV:path in git (e.g. origin/main:crds/). "
+                   "Each CRD is linted as an update over the old one of the same name, plus findings for what "
+                   "the upgrade breaks for stored objects and clients.")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), default="error", show_default=True,
+              help="The least severe --against finding that makes the exit code 1.")
 @click.option("--field-validation", type=click.Choice(["Strict", "Warn", "Ignore"]), default="Strict",
               show_default=True, help="How unknown and duplicate fields count, as kubectl's --validate.")
 @click.option("--costs", is_flag=True,
               help="List every CEL rule's estimated cost against the apiserver's per-rule and per-CRD budgets.")
 @output_options
-def command(paths: tuple[str, ...], old_paths: tuple[str, ...], field_validation: str, costs: bool,
-            output_format: str | None, no_color: bool) -> None:
+def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[str, ...], fail_on: str,
+            field_validation: str, costs: bool, output_format: str | None, no_color: bool) -> None:
     """Lint every CustomResourceDefinition in PATHS (files, folders, or - for stdin) as the
-    apiserver validates a create (or, with --old, an update). Exit 0 when all would be
-    accepted, 1 when any would be rejected, 2 on unreadable input."""
+    apiserver validates a create (or, with --old or --against, an update). Exit 0 when all would be
+    accepted, 1 when any would be rejected (or an --against finding reaches --fail-on), 2 on
+    unreadable input."""
     fmt, color = resolve_output(output_format, no_color)
+    if old_paths and against:
+        raise click.UsageError("--old and --against cannot be used together", click.get_current_context())
 
     def run() -> int:
         from crdtool.engine.lint import lint
 
         docs = read_documents(paths)
-        old_docs = read_documents(old_paths) if old_paths else None
-        results = lint(docs, old_docs, costs=costs)
+        notes: list[str] = []
+        if against:
+            from crdtool.upgrade.check import lint_against
+            from crdtool.upgrade.pairing import read_against
+
+            comparison = lint_against(docs, read_against(against), costs=costs)
+            results = comparison.results
+            if comparison.unmatched:
+                names = ", ".join(sorted(d.name or "" for d in comparison.unmatched))
+                notes.append(f"not compared (no new CRD of the same name): {names}")
+        else:
+            old_docs = read_documents(old_paths) if old_paths else None
+            results = lint(docs, old_docs, costs=costs)
         for r in results:
             r.field_validation = field_validation
         emit(results, fmt, color, lambda r: "customresourcedefinition.apiextensions.k8s.io",
-             "CustomResourceDefinition")
+             "CustomResourceDefinition", notes=notes)
+        if against and fmt == "text" and not resolve_quiet():
+            from crdtool.report.text import findings_summary
+            click.echo(findings_summary(results) if comparison.compared else
+                       "no CRD compared: none of --against has the metadata.name of a new CRD\n", nl=False)
         if costs and fmt == "text":
             from crdtool.report.costs import render_costs
             click.echo(render_costs(results), nl=False)
-        return EXIT_FINDINGS if any(not r.valid for r in results) else EXIT_OK
+        if any(not r.valid for r in results):
+            return EXIT_FINDINGS
+        if against:
+            from crdtool.upgrade.rules import at_least
+            if any(at_least(f.severity, fail_on) for r in results for f in r.findings):
+                return EXIT_FINDINGS
+        return EXIT_OK
 
     sys.exit(guarded(run))

@@ -14,7 +14,7 @@ SEVERITIES = ("error", "warning", "info")
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One finding at a field of the document: `code` names the rule (e.g. `CRD1001`)."""
+    """One finding at a field of the document: `code` names the rule (e.g. `served-version-removed`)."""
 
     code: str
     severity: str

@@ -62,6 +62,7 @@ def result_json(result: Result) -> dict[str, Any]:
         **({"ruleCosts": [rule_cost_json(result, c) for c in result.rule_costs]}
            if result.rule_costs is not None else {}),
         **({"notes": [note_json(result, n) for n in result.notes]} if result.notes else {}),
+        **({"findings": [finding_json(result, f) for f in result.findings]} if result.findings else {}),
     }
 
 
@@ -69,6 +70,14 @@ def note_json(result: Result, note) -> dict[str, Any]:
     """crdtool's own note (engine.results.Note): what it could not check, and where."""
     position = result.position(note)
     return {"field": str(note.path), "message": note.message, "line": position[0] if position else None,
+            "column": position[1] if position else None}
+
+
+def finding_json(result: Result, finding) -> dict[str, Any]:
+    """crdtool's own finding (model.findings.Finding): a rule code and severity, where, and why."""
+    position = result.position(finding)
+    return {"code": finding.code, "severity": finding.severity, "field": str(finding.path),
+            "message": finding.message, "line": position[0] if position else None,
             "column": position[1] if position else None}
 
 

@@ -1,0 +1,82 @@
+"""`lint --against`: the apiserver's answer to updating each old CRD to its new version (the update
+validation of `lint --old`), plus crdtool's upgrade-safety findings for what the apiserver accepts
+but users feel.
+
+Each new CRD is paired with the old CRD of the same metadata.name; a new CRD without one is linted as
+a create and has no upgrade findings, and so has a CRD the apiserver cannot even decode (its 400 is
+the answer). The old CRD stands for the one installed in the cluster, so, unlike `lint --old`, which
+takes a file as it is, it is taken as established unless its status says otherwise: an installed
+CRD's scope and kind are immutable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from crdtool.engine.lint import decode_internal, is_crd, lint_document
+from crdtool.engine.results import Result
+from crdtool.load import Document, InputError
+from crdtool.model.findings import Finding
+from crdtool.upgrade.crd_diff import diff_crds
+from crdtool.upgrade.pairing import index_by_name
+from crdtool.upgrade.rules import to_finding
+
+
+def upgrade_findings(old: Document, result: Result) -> list[Finding]:
+    """The upgrade-safety findings of replacing `old` by the result's document, in document order."""
+    found = [to_finding(change) for change in diff_crds(old.data, result.document.data)]
+    far = (1 << 62, 0)
+    return sorted(found, key=lambda f: result.position(f) or far)
+
+
+def installed(old: Document) -> Document:
+    """The old CRD as the cluster stores it: established (the apiserver marks a CRD Established once its
+    names are accepted), which makes its scope and kind immutable. A status that names the Established
+    condition is kept as it is, as is everything else of the document."""
+    data = old.data
+    status = data.get("status") if isinstance(data.get("status"), dict) else {}
+    conditions = status.get("conditions") if isinstance(status.get("conditions"), list) else []
+    if any(isinstance(c, dict) and c.get("type") == "Established" for c in conditions):
+        return old
+    status = {**status, "conditions": [*conditions, {"type": "Established", "status": "True"}]}
+    return replace(old, data={**data, "status": status})
+
+
+def _check_old(old: Document) -> None:
+    """An old CRD the apiserver could not have stored is an input error (exit 2), not a finding."""
+    internal, answer = decode_internal(old, create=False)
+    if internal is None:
+        raise InputError(old.source, f"the old CustomResourceDefinition {old.name or ''} cannot be decoded: "
+                                     f"{answer.status}")
+
+
+@dataclass(slots=True)
+class Comparison:
+    """What `lint --against` found: a Result per new CRD (with `findings`), the names of the CRDs
+    compared with an old one, and the old CRDs that no new CRD replaces (not compared)."""
+
+    results: list[Result] = field(default_factory=list)
+    compared: list[str] = field(default_factory=list)
+    unmatched: list[Document] = field(default_factory=list)
+
+
+def lint_against(docs: Iterable[Document], old_docs: Iterable[Document], costs: bool = False) -> Comparison:
+    """Lint every new CRD as an update over the old CRD of the same name (a create when there is none)."""
+    olds = index_by_name(old_docs)
+    out = Comparison()
+    for doc in docs:
+        if not is_crd(doc):
+            continue
+        old = olds.get(doc.name) if isinstance(doc.name, str) else None
+        if old is not None:
+            old = installed(old)
+            if doc.name not in out.compared:
+                _check_old(old)
+                out.compared.append(doc.name)
+        result = lint_document(doc, old, costs)
+        if old is not None and result.reason not in ("BadRequest", "NotFound"):
+            result.findings = upgrade_findings(old, result)
+        out.results.append(result)
+    out.unmatched = [old for name, old in olds.items() if name not in out.compared]
+    return out

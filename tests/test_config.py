@@ -71,3 +71,68 @@ def test_unknown_key_in_pyproject(tmp_path) -> None:
     path.write_text("[tool.crdtool]\ncrd = 'x'\n")
     with pytest.raises(InputError, match=r'pyproject.toml: error: unknown setting "crd"'):
         load_config(str(path))
+
+
+# --- through the CLI: the settings found upward, flags winning -------------------------------------
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures")
+
+
+def _run(args: list[str]):
+    from click.testing import CliRunner
+
+    from crdtool.cli import cli
+
+    return CliRunner().invoke(cli, args, catch_exceptions=False)
+
+
+def test_settings_give_defaults_that_flags_override(tmp_path, monkeypatch) -> None:
+    crontab = os.path.abspath(os.path.join(FIXTURES, "crontab"))
+    (tmp_path / ".crdtool.yaml").write_text(f"crds: [{crontab}/crd.yaml]\nformat: json\n")
+    sub = tmp_path / "deep" / "er"
+    sub.mkdir(parents=True)
+    monkeypatch.chdir(sub)
+    result = _run(["validate", f"{crontab}/my-crontab.yaml"])  # the CRD comes from the settings' crds
+    assert result.exit_code == 0 and result.output.startswith('{"results"')
+    result = _run(["validate", "--format", "text", f"{crontab}/my-crontab.yaml"])
+    assert result.exit_code == 0 and "1 object would be accepted" in result.output
+    result = _run(["--no-config", "validate", f"{crontab}/my-crontab.yaml"])
+    assert result.exit_code == 1 and "no CustomResourceDefinition" in result.output
+
+
+def test_skip_kinds_and_field_validation(tmp_path, monkeypatch) -> None:
+    crontab = os.path.abspath(os.path.join(FIXTURES, "crontab"))
+    obj = tmp_path / "obj.yaml"
+    obj.write_text("apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: a}\n"
+                   "spec: {cronSpec: '* * * * */5', image: x, extra: 1}\n")
+    (tmp_path / ".crdtool.yaml").write_text("field-validation: Ignore\n")
+    monkeypatch.chdir(tmp_path)
+    assert _run(["validate", "-c", f"{crontab}/crd.yaml", "obj.yaml"]).exit_code == 0
+    assert _run(["validate", "-c", f"{crontab}/crd.yaml", "--field-validation", "Strict", "obj.yaml"]).exit_code == 1
+    (tmp_path / ".crdtool.yaml").write_text("skip-kinds: [CronTab.stable.example.com]\n")
+    result = _run(["validate", "-v", "obj.yaml"])
+    assert result.exit_code == 0 and "skip-kinds in" in result.output
+
+
+def test_severities_change_upgrade_findings(tmp_path, monkeypatch) -> None:
+    upgrade = os.path.abspath(os.path.join(FIXTURES, "upgrade"))
+    args = ["lint", f"{upgrade}/new-field-removed.yaml", "--against", f"{upgrade}/old.yaml"]
+    monkeypatch.chdir(tmp_path)
+    assert _run(args).exit_code == 1
+    (tmp_path / ".crdtool.yaml").write_text("severities: {field-removed: warning}\n")
+    result = _run(args)
+    assert result.exit_code == 0 and "warning[field-removed]" in result.output
+    (tmp_path / ".crdtool.yaml").write_text("severities: {field-removed: off}\n")
+    assert "[field-removed]" not in _run(args).output
+    (tmp_path / ".crdtool.yaml").write_text("severities: {field-remove: off}\n")
+    result = _run(args)
+    assert result.exit_code == 2 and 'unknown rule code "field-remove" in severities' in result.output
+
+
+def test_bad_settings_and_versions_exit_2(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".crdtool.yaml").write_text("formats: json\n")
+    result = _run(["lint", "x.yaml"])
+    assert result.exit_code == 2 and '.crdtool.yaml:1:1: error: unknown setting "formats"' in result.output
+    result = _run(["--no-config", "--kube-version", "1.30", "lint", "x.yaml"])
+    assert result.exit_code == 2 and 'kube-version "1.30" is not supported' in result.output

@@ -48,13 +48,23 @@ class LazyGroup(click.Group):
               help="Output format (default: text); sarif, github and junit are for CI.")
 @click.option("--no-color", is_flag=True, default=False, help="Plain text without colors (NO_COLOR works too).")
 @click.option("-q", "--quiet", is_flag=True, default=False, help="Only the findings: no `ok` lines and no summary.")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Settings file (default: .crdtool.yaml or pyproject.toml's [tool.crdtool], found upward from "
+                   "the working directory).")
+@click.option("--no-config", is_flag=True, default=False, help="Ignore settings files.")
+@click.option("--kube-version", default=None, metavar="VERSION",
+              help=f"The Kubernetes version to check against (only {KUBE_VERSION} is known).")
 @click.pass_context
-def cli(ctx: click.Context, output_format: str | None, no_color: bool, quiet: bool) -> None:
+def cli(ctx: click.Context, output_format: str | None, no_color: bool, quiet: bool, config_path: str | None,
+        no_config: bool, kube_version: str | None) -> None:
     """What kube-apiserver would do with your CustomResourceDefinitions and custom
     resources, in its own words, without a cluster."""
+    from crdtool.cli.settings import apply_settings
+
     ctx.obj = {"format": output_format, "no_color": no_color}
     if quiet:
         ctx.meta["crdtool.quiet"] = True
+    apply_settings(ctx, None if no_config else config_path, search=not no_config, kube_version=kube_version)
 
 
 def _run() -> int:

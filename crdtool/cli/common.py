@@ -46,12 +46,20 @@ def resolve_output(output_format: str | None, no_color: bool) -> tuple[str, bool
     (sarif, github and junit are never colored)."""
     ctx = click.get_current_context()
     group = ctx.find_root().obj or {}
-    fmt = output_format or group.get("format") or "text"
+    fmt = output_format or group.get("format") or _settings_format(ctx) or "text"
     if fmt in FINDINGS_FORMATS and ctx.command.name in _NO_FINDINGS:
         raise click.UsageError(f"--format {fmt} is for commands that report findings; "
                                f"{ctx.command.name} offers text, json and kubectl.", ctx)
     plain = no_color or group.get("no_color", False) or "NO_COLOR" in os.environ or fmt in FINDINGS_FORMATS
     return fmt, not plain
+
+
+def _settings_format(ctx: click.Context) -> str | None:
+    """The settings file's format, where the command offers it (columns has no findings formats)."""
+    from crdtool.cli.settings import current_settings
+
+    fmt = current_settings().format
+    return None if fmt in FINDINGS_FORMATS and ctx.command.name in _NO_FINDINGS else fmt
 
 
 def resolve_quiet() -> bool:

@@ -16,6 +16,7 @@ from crdtool.cli.common import (
     resolve_quiet,
 )
 from crdtool.cli.emit import emit
+from crdtool.cli.settings import current_settings, with_severities
 
 
 @click.command("lint")
@@ -54,6 +55,7 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
 
             comparison = lint_against(docs, read_against(against), costs=costs)
             results = comparison.results
+            with_severities(results, current_settings())
             if comparison.unmatched:
                 names = ", ".join(sorted(d.name or "" for d in comparison.unmatched))
                 notes.append(f"not compared (no new CRD of the same name): {names}")

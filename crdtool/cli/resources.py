@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from crdtool.cli.common import output_options, read_documents
+from crdtool.cli.settings import current_settings
 
 if TYPE_CHECKING:
     from crdtool.engine.registry import Registry
@@ -62,10 +63,14 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
     olds = read_documents(old_paths) if old_paths else []
     request = Request(version=version, namespace=namespace, field_validation=field_validation)
     results, notes = [], []
+    settings = current_settings()
     for doc in docs:
         if is_crd(doc):
             continue
         where = f"{doc.source}#{doc.index}"
+        if settings.skips(doc.kind, doc.api_version):
+            notes.append(f"{where}: skipped {doc.api_version}, Kind={doc.kind}: skip-kinds in {settings.source}")
+            continue
         if is_builtin(doc.api_version):
             notes.append(f"{where}: skipped {doc.api_version}, Kind={doc.kind}: a built-in kind")
             continue

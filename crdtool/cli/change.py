@@ -22,13 +22,13 @@ def change_command(name: str, summary: str) -> click.Command:
     @click.option("-o", "--output", type=click.Choice(["diff", "yaml", "json"]), default="diff", show_default=True,
                   help="A colored diff against the input, or the resulting objects.")
     @click.option("--write", is_flag=True, help="Rewrite the input files in place (comments and order kept).")
-    def command(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, verbose, output_format,
-                no_color, output, write) -> None:
+    def command(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, verbose, jobs,
+                output_format, no_color, output, write) -> None:
         fmt, color = resolve_output(output_format, no_color)
 
         def run() -> int:
             outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
-                                  op=name)
+                                  op=name, jobs=jobs)
             changes = [(r, _edited(name, r), r.pruned if name == "prune" else r.defaulted) for r in outcome.results]
             if fmt in ("json", *FINDINGS_FORMATS):
                 from crdtool.cli.emit import emit

@@ -4,7 +4,9 @@ and running each object through the engine."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -12,9 +14,13 @@ import click
 
 from crdtool.cli.common import output_options, read_documents
 from crdtool.cli.settings import current_settings
+from crdtool.load.document import Document
 
 if TYPE_CHECKING:
     from crdtool.engine.registry import Registry
+
+#: Objects from which a terminal shows a progress bar.
+PROGRESS_AT = 300
 
 
 def resource_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -32,6 +38,8 @@ def resource_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      show_default=True, help="Unknown and duplicate fields: errors, warnings, or ignored."),
         click.option("--skip-unknown-kinds", is_flag=True, help="Skip objects whose kind no CRD defines."),
         click.option("-v", "--verbose", is_flag=True, help="Also say which documents were skipped and why."),
+        click.option("-j", "--jobs", type=click.IntRange(1), default=1, show_default=True,
+                     help="Worker processes: large inputs are shared out among them."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -52,17 +60,19 @@ class Outcome:
 
 
 def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
-                old_paths=(), op: str = "validate") -> Outcome:
-    """Read CRDs and objects and run every custom resource through the engine's `op`."""
+                old_paths=(), op: str = "validate", jobs: int = 1) -> Outcome:
+    """Read CRDs and objects and run every custom resource through the engine's `op` (over `jobs`
+    processes when there are enough objects to share)."""
     from crdtool.engine.builtin import is_builtin
     from crdtool.engine.lint import is_crd
-    from crdtool.engine.validate import Request, find_version, process, unknown_kind
+    from crdtool.engine.validate import Request
 
     docs = read_documents(paths)
-    registry = load_registry(read_documents(crd_paths) if crd_paths else [], docs)
+    crds = unique_crds(read_documents(crd_paths) if crd_paths else [], docs)
     olds = read_documents(old_paths) if old_paths else []
     request = Request(version=version, namespace=namespace, field_validation=field_validation)
-    results, notes = [], []
+    notes: list[str] = []
+    objects: list[Document] = []
     settings = current_settings()
     for doc in docs:
         if is_crd(doc):
@@ -70,29 +80,108 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
         where = f"{doc.source}#{doc.index}"
         if settings.skips(doc.kind, doc.api_version):
             notes.append(f"{where}: skipped {doc.api_version}, Kind={doc.kind}: skip-kinds in {settings.source}")
-            continue
-        if is_builtin(doc.api_version):
+        elif is_builtin(doc.api_version):
             notes.append(f"{where}: skipped {doc.api_version}, Kind={doc.kind}: a built-in kind")
-            continue
-        served = find_version(registry, doc, request)
-        if served is None:
-            if skip_unknown_kinds:
-                what = (f"{doc.api_version}, Kind={doc.kind}: no CustomResourceDefinition" if doc.kind
-                        else "not a Kubernetes object (no kind)")
-                notes.append(f"{where}: skipped {what}")
-            else:
-                results.append(unknown_kind(doc, registry))
-            continue
-        old = _matching_old(olds, doc)
-        results.append(process(doc, served, request, old=old, op=op))
+        else:
+            objects.append(doc)
+
+    def check(doc: Document, registry: Registry):
+        return _check_object(doc, registry, request, skip_unknown_kinds, olds, op)
+
+    with _progress(len(objects)) as advance:
+        if jobs > 1 and len(objects) > 1:
+            outputs, lint_results = _check_in_parallel(crds, objects, check, jobs, advance)
+        else:
+            from crdtool.engine.registry import Registry
+
+            registry = Registry()
+            for crd in crds:
+                registry.add(crd)
+            outputs = []
+            for doc in objects:
+                outputs.append(check(doc, registry))
+                advance(1)
+            lint_results = registry.lint_results
+    results = []
+    for result, note in outputs:
+        if note is not None:
+            notes.append(note)
+        if result is not None:
+            results.append(result)
     inputs = {os.path.realpath(d.source) for d in docs}
-    crd_results = [r for r in registry.lint_results if os.path.realpath(r.document.source) in inputs]
+    crd_results = [r for r in lint_results if os.path.realpath(r.document.source) in inputs]
     # A CRD named with -c that the apiserver would refuse: shown too, to say why.
-    refused = [r for r in registry.lint_results if not r.valid and r not in crd_results]
+    refused = [r for r in lint_results if not r.valid and r not in crd_results]
     for r in [*crd_results, *refused]:
         r.field_validation = field_validation
-    crd_notes = [_note_text(r, n) for r in registry.lint_results if r not in crd_results for n in r.notes]
+    crd_notes = [_note_text(r, n) for r in lint_results if r not in crd_results for n in r.notes]
     return Outcome(crd_results, results, notes, refused, crd_notes)
+
+
+def _check_object(doc: Document, registry: Registry, request, skip_unknown_kinds: bool, olds: list[Document],
+                  op: str) -> tuple[Any, str | None]:
+    """One object's result, or (None, why) when it is skipped."""
+    from crdtool.engine.validate import find_version, process, unknown_kind
+
+    served = find_version(registry, doc, request)
+    if served is not None:
+        return process(doc, served, request, old=_matching_old(olds, doc), op=op), None
+    if skip_unknown_kinds:
+        what = (f"{doc.api_version}, Kind={doc.kind}: no CustomResourceDefinition" if doc.kind
+                else "not a Kubernetes object (no kind)")
+        return None, f"{doc.source}#{doc.index}: skipped {what}"
+    return unknown_kind(doc, registry), None
+
+
+def _check_in_parallel(crds: list[Document], objects: list[Document], check, jobs: int, advance):
+    """The objects' outputs and the CRDs' lint results, as one process would give them, from `jobs`."""
+    from crdtool.cli.parallel import plan_tasks, run_tasks
+    from crdtool.engine.registry import Registry
+
+    registries: dict[tuple[int, ...], Registry] = {}  # per worker: a group's registry serves its next slice
+
+    def work(task):
+        registry = registries.get(task.crds)
+        if registry is None:
+            registry = registries[task.crds] = Registry()
+            for i in task.crds:
+                registry.add(crds[i])
+        outputs = [check(objects[i], registry) for i in task.objects]
+        for result, _ in outputs:
+            if result is not None:
+                result.document = None  # put back by the parent: it has the documents
+        lints = list(registry.lint_results)
+        for result in lints:
+            result.document = None
+        return outputs, lints
+
+    tasks = plan_tasks(crds, objects)
+    outputs: list = [None] * len(objects)
+    lint_results: list = [None] * len(crds)
+    for task, (task_outputs, lints) in zip(tasks, run_tasks(tasks, work, jobs, advance), strict=True):
+        for i, output in zip(task.objects, task_outputs, strict=True):
+            if output[0] is not None:
+                output[0].document = objects[i]
+            outputs[i] = output
+        for i, result in zip(task.crds, lints, strict=True):
+            result.document = crds[i]
+            lint_results[i] = result
+    return outputs, lint_results
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr for long runs on a terminal (never when stderr is not one)."""
+    if total < PROGRESS_AT or not sys.stderr.isatty():
+        yield lambda n: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("objects", total=total)
+        yield lambda n: bar.advance(task, n)
 
 
 def _note_text(result, note) -> str:
@@ -101,19 +190,29 @@ def _note_text(result, note) -> str:
     return f"{where}: {note.path}: {note.message}"
 
 
-def load_registry(named: list, docs: list, serve_rejected: bool = False) -> Registry:
-    """The registry of the CRDs named with -c and those among the inputs (a file both named and among
-    the inputs is read once); `serve_rejected` serves CRDs the apiserver would refuse too."""
+def unique_crds(named: list, docs: list) -> list[Document]:
+    """The CRDs named with -c and those among the inputs, each once (a file both named and among
+    the inputs is read once)."""
     from crdtool.engine.lint import is_crd
-    from crdtool.engine.registry import Registry
 
-    registry = Registry()
     seen: set[tuple[str, int, int | None]] = set()
+    out = []
     for doc in [*named, *docs]:
         key = (os.path.realpath(doc.source), doc.index, doc.item)
         if is_crd(doc) and key not in seen:
             seen.add(key)
-            registry.add(doc, serve_rejected=serve_rejected)
+            out.append(doc)
+    return out
+
+
+def load_registry(named: list, docs: list, serve_rejected: bool = False) -> Registry:
+    """The registry of the CRDs named with -c and those among the inputs; `serve_rejected` serves
+    CRDs the apiserver would refuse too."""
+    from crdtool.engine.registry import Registry
+
+    registry = Registry()
+    for doc in unique_crds(named, docs):
+        registry.add(doc, serve_rejected=serve_rejected)
     return registry
 
 

@@ -15,15 +15,16 @@ from crdtool.cli.resources import resource_options, run_objects
 @resource_options
 @click.option("--old", "old_paths", multiple=True, type=click.Path(exists=True),
               help="The stored object(s): validate as an update over them (transition rules, ratcheting).")
-def command(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, verbose, output_format,
-            no_color, old_paths) -> None:
+def command(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, verbose, jobs,
+            output_format, no_color, old_paths) -> None:
     """Dry-run a create (or, with --old, an update) of every custom resource in PATHS:
     pruning, defaulting, metadata, schema, list types — the apiserver's errors verbatim.
     Exit 0 when all would be accepted, 1 when any would be rejected, 2 on unreadable input."""
     fmt, color = resolve_output(output_format, no_color)
 
     def run() -> int:
-        outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, old_paths)
+        outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, old_paths,
+                              jobs=jobs)
         # kubectl would print only what applying the inputs answers; the text also says why a -c CRD is refused.
         crds = outcome.crd_results if fmt == "kubectl" else [*outcome.crd_results, *outcome.refused_crds]
         results = [*crds, *outcome.results]

@@ -5,7 +5,7 @@ group/version/kind as the apiserver's REST mapping finds them.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any
 
@@ -56,6 +56,14 @@ class ServedVersion:
             scale=None if scale is None else ScaleSubresource(
                 scale.get("specReplicasPath", ""), scale.get("statusReplicasPath", ""),
                 scale.get("labelSelectorPath")))
+
+    def __getstate__(self) -> dict:
+        """What a result carries back from a worker process: the version, not its compiled schema and
+        rules (built again on use)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
 
     @property
     def status_enabled(self) -> bool:

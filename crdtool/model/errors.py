@@ -46,6 +46,9 @@ class _Omit:
     def __repr__(self) -> str:
         return "OMIT"
 
+    def __reduce__(self) -> str:
+        return "OMIT"  # one instance, also in a result from a worker process (compared by identity)
+
 
 OMIT = _Omit()
 

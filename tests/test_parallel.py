@@ -1,0 +1,70 @@
+"""`--jobs`: the same answers from several processes as from one, and a progress bar only on a terminal."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+
+from click.testing import CliRunner
+
+from crdtool.cli import cli
+from crdtool.cli.parallel import CHUNK, plan_tasks
+from crdtool.load.document import Document
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures")
+
+
+def _crd(group: str, kind: str) -> Document:
+    return Document("crds.yaml", 0, {"kind": "CustomResourceDefinition",
+                                     "spec": {"group": group, "names": {"kind": kind}}})
+
+
+def _obj(api_version: str, kind: str) -> Document:
+    return Document("objs.yaml", 0, {"apiVersion": api_version, "kind": kind})
+
+
+def test_tasks_keep_a_kind_with_its_crds_and_split_large_kinds() -> None:
+    crds = [_crd("a.io", "A"), _crd("b.io", "B"), _crd("c.io", "C")]
+    objects = [_obj("a.io/v1", "A")] * (CHUNK + 5) + [_obj("b.io/v1", "B"), _obj("x.io/v1", "X")]
+    tasks = plan_tasks(crds, objects)
+    assert [(t.crds, len(t.objects)) for t in tasks] == [((0,), CHUNK), ((0,), 5), ((1,), 1), ((), 1), ((2,), 0)]
+    assert sorted(i for t in tasks for i in t.objects) == list(range(len(objects)))
+
+
+def _validate(*args: str):
+    result = CliRunner().invoke(cli, ["--no-config", "validate", "--format", "json", *args], catch_exceptions=False)
+    return result.exit_code, json.loads(result.output)
+
+
+def test_jobs_give_the_same_results_in_the_same_order(tmp_path) -> None:
+    fixtures = os.path.abspath(FIXTURES)
+    inputs = [f"{fixtures}/crontab-validated", f"{fixtures}/crontab-cel", f"{fixtures}/crontab"]
+    one = _validate(*inputs, "--skip-unknown-kinds")
+    two = _validate(*inputs, "--skip-unknown-kinds", "--jobs", "2")
+    assert one == two
+    assert one[0] == 1 and len(one[1]["results"]) > 5  # invalid objects among them: errors travel back too
+
+
+def test_no_progress_bar_off_a_terminal() -> None:
+    fixtures = os.path.abspath(FIXTURES)
+    result = CliRunner().invoke(cli, ["--no-config", "validate", "-j", "2", f"{fixtures}/crontab"])
+    assert result.exit_code == 0 and "checking" not in result.output
+
+
+def test_progress_bar_on_a_terminal(monkeypatch) -> None:
+    from crdtool.cli import resources
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    with resources._progress(resources.PROGRESS_AT) as advance:
+        advance(resources.PROGRESS_AT)
+    shown = terminal.getvalue()
+    assert "checking" in shown
+    with resources._progress(resources.PROGRESS_AT - 1) as advance:  # too few to bother
+        advance(1)
+    assert terminal.getvalue() == shown

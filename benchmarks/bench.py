@@ -9,7 +9,8 @@ Figures (best and median of N runs, peak resident memory of the best-measured co
 - `crdtool lint` over the real CRDs of ../shared/corpus/crds, and the time to only read them
   (the floor set by YAML parsing);
 - `crdtool validate` of every custom resource in ../shared/corpus/crs against those CRDs, in one
-  process: objects per second, with and without the time to lint the CRDs;
+  process: objects per second, with and without the time to lint the CRDs, and with `--jobs` as
+  many as the machine has cores;
 - `crdtool validate` of 1,000 copies of one small CronTab (schema-only validation): objects per
   second, the start-up of a one-object run subtracted;
 - `crdtool columns` of 1,000 CronTabs with printer columns (a filter, a date): rows per second,
@@ -99,6 +100,12 @@ def main() -> int:
         row("crdtool validate -c corpus/crds corpus/crs", best, median, peak, a.repeat,
             f"\n  {count} objects: {count / best:,.0f} objects/s overall, "
             f"{count / max(best - lint[0], 1e-9):,.0f} objects/s beyond linting the CRDs")
+        jobs = os.cpu_count() or 1
+        if jobs > 1:
+            parallel = repeated(crdtool + ["validate", "--format", "json", "--jobs", str(jobs), "-c", str(CRDS),
+                                           str(CRS)], a.repeat)
+            row(f"crdtool validate --jobs {jobs} -c corpus/crds corpus/crs", *parallel[:3], a.repeat,
+                f"\n  {best / parallel[0]:.2f}x the one-process time ({jobs} cores)")
 
     with tempfile.TemporaryDirectory(prefix="crdtool-bench-") as tmp:
         one, many = Path(tmp, "one.yaml"), Path(tmp, "many.yaml")

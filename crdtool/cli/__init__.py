@@ -20,6 +20,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "default": ("crdtool.cli.default", "Show (or write) what defaulting adds to these custom resources."),
     "columns": ("crdtool.cli.columns", "Print custom resources as `kubectl get` does (additionalPrinterColumns)."),
     "explain": ("crdtool.cli.explain", "Describe a CRD's fields as `kubectl explain` does."),
+    "convert": ("crdtool.cli.convert", "Read custom resources in another version of their CRD (None, webhooks)."),
 }
 
 

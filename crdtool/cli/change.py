@@ -123,3 +123,9 @@ def _write(changes) -> None:
             raise InputError(path, f"cannot rewrite the file (left as it was): {err.strerror or err}") from err
         if changed:
             click.echo(f"rewrote {path}", err=True)
+
+
+#: Public names for the commands that reuse these (`convert`): print objects as -o yaml|json does,
+#: and rewrite input files atomically (`changes`: (result with .document, new value, changed) triples).
+print_objects = _print_objects
+write_changes = _write

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from crdtool.model.gofmt import go_float_g, go_json
+from crdtool.model.gofmt import go_float_g, go_json, go_type_name
 
 
 class JSONPathError(ValueError):
@@ -445,18 +445,6 @@ def _recursive(values: list[Any]) -> list[Any]:
     return out
 
 
-def _go_type(value: Any) -> str:
-    if isinstance(value, dict):
-        return "map[string]interface {}"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int64"
-    if isinstance(value, float):
-        return "float64"
-    if isinstance(value, str):
-        return "string"
-    return "<nil>"
 
 
 def _slice(values: list[Any], node: Slice) -> list[Any]:
@@ -465,7 +453,7 @@ def _slice(values: list[Any], node: Slice) -> list[Any]:
         if value is None:
             continue
         if not isinstance(value, list):
-            raise JSONPathError(f"{_go_type(value)} is not array or slice")
+            raise JSONPathError(f"{go_type_name(value)} is not array or slice")
         length = len(value)
         start = node.start if node.start is not None else 0
         if start < 0:

@@ -178,6 +178,28 @@ _GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006
             "\u2029\u202f\u205f\u3000"
 
 
+_GO_TYPE_NAMES = {str: "string", int: "int64", float: "float64", bool: "bool", dict: "map[string]interface {}",
+                  list: "[]interface {}", type(None): "<nil>"}
+
+
+def go_type_name(value: Any) -> str:
+    """%T of a value decoded from JSON into interface{} (unstructured)."""
+    return _GO_TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def go_json_kind(value: Any) -> str:
+    """The word encoding/json uses for a JSON value in `cannot unmarshal <kind> into ...`."""
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
 def go_trim_space(s: str) -> str:
     """strings.TrimSpace."""
     return s.strip(_GO_SPACE)

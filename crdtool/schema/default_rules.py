@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from crdtool.model.errors import FieldError, aggregate_text, dedupe
+from crdtool.model.gofmt import go_json_kind
 from crdtool.model.path import Path
 from crdtool.schema.names import is_dns1035_label, validate_path_segment_name
 from crdtool.schema.objectmeta import validate_object_meta
@@ -206,43 +207,33 @@ def object_meta_type_error(meta: Any) -> str | None:
     if meta is None:
         return None
     if not isinstance(meta, dict):
-        return f"json: cannot unmarshal {_json_kind(meta)} into Go value of type v1.ObjectMeta"
+        return f"json: cannot unmarshal {go_json_kind(meta)} into Go value of type v1.ObjectMeta"
     for k in _STRING_FIELDS:
         v = meta.get(k)
         if v is not None and not isinstance(v, str):
-            return f"json: cannot unmarshal {_json_kind(v)} into Go struct field ObjectMeta.{k} of type string"
+            return f"json: cannot unmarshal {go_json_kind(v)} into Go struct field ObjectMeta.{k} of type string"
     for k in _STRING_MAP_FIELDS:
         v = meta.get(k)
         if v is None:
             continue
         if not isinstance(v, dict):
-            return (f"json: cannot unmarshal {_json_kind(v)} into Go struct field ObjectMeta.{k} "
+            return (f"json: cannot unmarshal {go_json_kind(v)} into Go struct field ObjectMeta.{k} "
                     "of type map[string]string")
         for item in v.values():
             if item is not None and not isinstance(item, str):
-                return f"json: cannot unmarshal {_json_kind(item)} into Go struct field ObjectMeta.{k} of type string"
+                return f"json: cannot unmarshal {go_json_kind(item)} into Go struct field ObjectMeta.{k} of type string"
     finalizers = meta.get("finalizers")
     if finalizers is not None:
         if not isinstance(finalizers, list):
-            return (f"json: cannot unmarshal {_json_kind(finalizers)} into Go struct field ObjectMeta.finalizers "
+            return (f"json: cannot unmarshal {go_json_kind(finalizers)} into Go struct field ObjectMeta.finalizers "
                     "of type []string")
         for item in finalizers:
             if item is not None and not isinstance(item, str):
-                return (f"json: cannot unmarshal {_json_kind(item)} into Go struct field ObjectMeta.finalizers "
+                return (f"json: cannot unmarshal {go_json_kind(item)} into Go struct field ObjectMeta.finalizers "
                         "of type string")
     return None
 
 
-def _json_kind(v: Any) -> str:
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, (int, float)):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "array"
-    return "object"
 
 
 def validate_type_meta(path: Path, x: Any, s: Structural | None) -> list[FieldError]:

@@ -22,7 +22,7 @@ import functools
 from typing import Any
 
 from crdtool.model.errors import FieldError
-from crdtool.model.gofmt import go_json
+from crdtool.model.gofmt import go_json, go_json_kind
 from crdtool.model.path import Path, child_of, index_of, key_of
 from crdtool.schema.names import is_dns1035_label, validate_path_segment_name
 from crdtool.schema.objectmeta import validate_object_meta
@@ -85,17 +85,6 @@ _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 Context = tuple[str, tuple[str, ...]] | None  # encoding/json's errorContext: innermost struct, field names
 
 
-def _json_kind(value: Any) -> str:
-    """The word encoding/json uses for a JSON value in `cannot unmarshal <kind>`."""
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 class _Decoder:
@@ -146,19 +135,19 @@ class _Decoder:
             self.type_error(f"number {literal}", go_type, context)
             return None
         if type(value) is not py_type:
-            self.type_error(_json_kind(value), go_type, context)
+            self.type_error(go_json_kind(value), go_type, context)
             return None
         return value
 
     def string_map(self, value: Any, context: Context) -> dict | None:
         if not isinstance(value, dict):
-            self.type_error(_json_kind(value), "map[string]string", context)
+            self.type_error(go_json_kind(value), "map[string]string", context)
             return None
         out = {}
         for key in sorted(value):  # the keys of a marshalled Go map come sorted
             item = value[key]
             if item is not None and not isinstance(item, str):
-                self.type_error(_json_kind(item), "string", context)
+                self.type_error(go_json_kind(item), "string", context)
                 continue
             out[key] = item or ""
         return out
@@ -166,7 +155,7 @@ class _Decoder:
     def list(self, value: Any, spec: tuple, context: Context) -> list | None:
         _, go_type, element = spec
         if not isinstance(value, list):
-            self.type_error(_json_kind(value), go_type, context)
+            self.type_error(go_json_kind(value), go_type, context)
             return None
         out = []
         for item in value:
@@ -177,7 +166,7 @@ class _Decoder:
     def struct(self, value: Any, spec: tuple, context: Context) -> dict | None:
         _, go_type, fields = spec
         if value is not None and not isinstance(value, dict):
-            self.type_error(_json_kind(value), go_type, context)
+            self.type_error(go_json_kind(value), go_type, context)
             return None
         decoded = {}
         if value:
@@ -249,7 +238,7 @@ def _digits(s: str, n: int) -> bool:
 def _decode_time(value: Any) -> str:
     """metav1.Time.UnmarshalJSON: time.Parse(time.RFC3339, ...) and back as MarshalJSON writes it (UTC)."""
     if not isinstance(value, str):
-        raise MetaDecodeError(f"json: cannot unmarshal {_json_kind(value)} into Go value of type string")
+        raise MetaDecodeError(f"json: cannot unmarshal {go_json_kind(value)} into Go value of type string")
     moment = parse_time(value)
     return f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}T{moment:%H:%M:%S}Z"
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crdtool.model.errors import NAMESPACE_MISMATCH, ErrorType, FieldError
-from crdtool.model.gofmt import go_quote, go_value
+from crdtool.model.gofmt import go_quote, go_type_name, go_value
 from crdtool.model.path import Path
 from crdtool.schema.listtypes import ListTypes
 from crdtool.schema.names import is_qualified_name, name_is_dns_subdomain, validate_path_segment_name
@@ -325,7 +325,7 @@ def _nested(obj: dict, json_path: str, py_type: type, go_type: str) -> tuple[Any
             return None, ""
         if not isinstance(value, dict):
             return None, (f".{'.'.join(fields[:i + 1])} accessor error: {_go_sprint(value)} is of the type "
-                          f"{_go_type_name(value)}, expected map[string]interface{{}}")
+                          f"{go_type_name(value)}, expected map[string]interface{{}}")
         if name not in value:
             return None, ""
         value = value[name]
@@ -333,17 +333,12 @@ def _nested(obj: dict, json_path: str, py_type: type, go_type: str) -> tuple[Any
         value = float(value)  # JSON decoding makes an integer beyond int64 a float64
     if type(value) is not py_type:
         return None, (f".{'.'.join(fields)} accessor error: {_go_sprint(value)} is of the type "
-                      f"{_go_type_name(value)}, expected {go_type}")
+                      f"{go_type_name(value)}, expected {go_type}")
     return value, ""
 
 
-_GO_TYPE_NAMES = {str: "string", int: "int64", float: "float64", bool: "bool", dict: "map[string]interface {}",
-                  list: "[]interface {}", type(None): "<nil>"}
 
 
-def _go_type_name(value: Any) -> str:
-    """%T of a decoded JSON value."""
-    return _GO_TYPE_NAMES.get(type(value), type(value).__name__)
 
 
 def _go_sprint(value: Any) -> str:

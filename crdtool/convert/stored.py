@@ -1,0 +1,105 @@
+"""What the apiserver's storage codec does to a custom resource around a conversion
+(customresource_handler.go: crdConversionRESTOptionsGetter, schemaCoercingDecoder,
+unstructuredDefaulter, schemaCoercingConverter, unstructuredSchemaCoercer).
+
+Reading a stored object: `decode_stored` is the storage decoder: metadata read into ObjectMeta with
+malformed fields dropped (an old object is not refused for them), the object pruned with the schema
+of the version it is stored in (nulls of non-nullable fields without default dropped, embedded
+resources coerced, their malformed metadata dropped), a missing generation repaired to 1, then
+defaulted with that same schema. `coerce_to` is what the converter wrapper does after converting:
+prune with the target version's schema and coerce the metadata again (now without dropping: what
+does not fit is an error). The target version's defaults are not applied on this path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from crdtool.convert.review import ConversionError
+from crdtool.model.gofmt import go_type_name
+from crdtool.schema import defaulting, pruning, resource_meta
+from crdtool.schema.structural import Structural
+
+__all__ = ["Decoded", "coerce_to", "decode_stored", "object_meta_dropping"]
+
+
+@dataclass
+class Decoded:
+    """An object as read, with what pruning removed and defaulting added on the way."""
+
+    obj: dict
+    pruned: list[str] = field(default_factory=list)
+    defaulted: list[str] = field(default_factory=list)
+
+
+
+
+def object_meta_dropping(meta: Any) -> dict:
+    """GetObjectMetaWithOptions(DropMalformedFields) then SetObjectMeta: each field that does not fit
+    ObjectMeta is dropped on its own (a label map with one non-string value goes whole)."""
+    try:
+        return resource_meta.decode_object_meta(meta)
+    except resource_meta.MetaDecodeError:
+        pass
+    if not isinstance(meta, dict):
+        raise ConversionError(f"invalid metadata: expected object, got {go_type_name(meta)}")
+    kept = {}
+    for key, value in meta.items():
+        try:
+            resource_meta.decode_object_meta({key: value})
+        except resource_meta.MetaDecodeError:
+            continue
+        kept[key] = value
+    return resource_meta.decode_object_meta(kept)
+
+
+def _coerce_embedded_dropping(value: Any, schema: Structural | None, embedded: frozenset[int]) -> None:
+    """objectmeta.Coerce with DropInvalidFields: embedded resources keep what fits and lose the rest."""
+    if schema is None or id(schema) not in embedded:
+        return
+    if isinstance(value, dict):
+        if schema.x_embedded_resource:
+            if "metadata" in value and isinstance(value["metadata"], dict):
+                value["metadata"] = object_meta_dropping(value["metadata"])
+            for key in ("apiVersion", "kind"):
+                if key in value and not isinstance(value[key], str):
+                    del value[key]
+        for key, item in value.items():
+            sub = schema.properties.get(key)
+            _coerce_embedded_dropping(item, sub if sub is not None else schema.additional_properties_schema, embedded)
+    elif isinstance(value, list):
+        for item in value:
+            _coerce_embedded_dropping(item, schema.items, embedded)
+
+
+def decode_stored(data: dict, schema: Structural | None) -> Decoded:
+    """The storage decoder and defaulter on an object stored in the version whose schema is `schema`."""
+    obj = defaulting.json_copy(data)
+    meta = None
+    if "metadata" in obj:  # read on its own (ObjectMeta), kept in its place
+        meta, obj["metadata"] = object_meta_dropping(obj["metadata"]), {}
+    pruned = pruning.prune(obj, schema).pruned
+    if schema is not None:
+        _coerce_embedded_dropping(obj, schema, resource_meta.embedded_subtrees(schema))
+    if meta is not None:
+        if not meta.get("generation"):
+            meta["generation"] = 1  # "fixup missing generation in very old CRs"
+        obj["metadata"] = resource_meta.decode_object_meta(meta)
+    return Decoded(obj, pruned, defaulting.apply_defaults(obj, schema))
+
+
+def coerce_to(obj: dict, schema: Structural | None, kind: str, version: str) -> list[str]:
+    """The converter wrapper's coercion with the target version's schema, in place: the pruned paths,
+    or ConversionError when the metadata (or an embedded resource's) does not fit."""
+    if "metadata" in obj:
+        try:
+            resource_meta.decode_object_meta(obj["metadata"])
+        except resource_meta.MetaDecodeError as err:
+            raise ConversionError(str(err)) from None
+    pruned = pruning.prune(obj, schema).pruned
+    problem = resource_meta.coerce_metadata(obj, schema, kind, version)
+    if problem is not None:
+        raise ConversionError(problem)
+    return pruned
+

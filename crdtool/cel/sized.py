@@ -38,12 +38,12 @@ def sized_cost(ast: Any, schema: Structural, is_resource_root: bool, values: lis
 def sized_schema(s: Structural, values: list[Any]) -> Structural:
     """A copy of `s` whose maxLength/maxItems/maxProperties are the largest sizes among `values` (0 where
     there are none)."""
+    if not values:  # nothing there: a rule reaching here finds no value to traverse
+        return _zeroed(s)
     strings = [v for v in values if isinstance(v, str)]
     lists = [v for v in values if isinstance(v, list)]
     maps = [v for v in values if isinstance(v, dict)]
     vv = replace(s.value_validation) if s.value_validation is not None else ValueValidation()
-    if not values:  # nothing there: a rule reaching here finds no value to traverse
-        vv.max_length = vv.max_items = vv.max_properties = 0
     if strings:
         vv.max_length = max(len(v) for v in strings)
     if lists:
@@ -58,3 +58,22 @@ def sized_schema(s: Structural, values: list[Any]) -> Structural:
     if isinstance(additional, Structural):
         additional = sized_schema(additional, [x for m in maps for k, x in m.items() if k not in s.properties])
     return replace(s, value_validation=vv, items=items, properties=properties, additional_properties=additional)
+
+
+# Schema node -> its copy sized for no values at all: large schemas are mostly absent from an object,
+# and their zeroed copies are the same for every object.
+_zeroed_cache: dict[int, tuple[Structural, Structural]] = {}
+
+
+def _zeroed(s: Structural) -> Structural:
+    hit = _zeroed_cache.get(id(s))
+    if hit is not None and hit[0] is s:
+        return hit[1]
+    vv = replace(s.value_validation) if s.value_validation is not None else ValueValidation()
+    vv.max_length = vv.max_items = vv.max_properties = 0
+    additional = s.additional_properties
+    zeroed = replace(s, value_validation=vv, items=_zeroed(s.items) if s.items is not None else None,
+                     properties={name: _zeroed(p) for name, p in s.properties.items()},
+                     additional_properties=_zeroed(additional) if isinstance(additional, Structural) else additional)
+    _zeroed_cache[id(s)] = (s, zeroed)
+    return zeroed

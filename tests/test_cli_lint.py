@@ -126,3 +126,13 @@ def test_a_real_process_and_help_without_heavy_imports() -> None:
              "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False).stdout
     assert out.strip().endswith("[]"), out
+
+
+def test_verbose_names_the_documents_passed_over() -> None:
+    folder = str(FIXTURES / "crontab")
+    quiet = run("lint", "--no-color", folder)
+    verbose = run("lint", "--no-color", "-v", folder)
+    assert quiet.exit_code == verbose.exit_code == 0
+    assert "Kind=CronTab: not a CustomResourceDefinition" not in quiet.output
+    assert "my-crontab.yaml#0: skipped stable.example.com/v1, Kind=CronTab: not a CustomResourceDefinition" \
+        in verbose.output

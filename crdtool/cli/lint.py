@@ -33,9 +33,10 @@ from crdtool.cli.settings import current_settings, with_severities
               show_default=True, help="How unknown and duplicate fields count, as kubectl's --validate.")
 @click.option("--costs", is_flag=True,
               help="List every CEL rule's estimated cost against the apiserver's per-rule and per-CRD budgets.")
+@click.option("-v", "--verbose", is_flag=True, help="Also say which documents were passed over (not CRDs).")
 @output_options
 def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[str, ...], fail_on: str,
-            field_validation: str, costs: bool, output_format: str | None, no_color: bool) -> None:
+            field_validation: str, costs: bool, verbose: bool, output_format: str | None, no_color: bool) -> None:
     """Lint every CustomResourceDefinition in PATHS (files, folders, or - for stdin) as the
     apiserver validates a create (or, with --old or --against, an update). Exit 0 when all would be
     accepted, 1 when any would be rejected (or an --against finding reaches --fail-on), 2 on
@@ -45,10 +46,13 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
         raise click.UsageError("--old and --against cannot be used together", click.get_current_context())
 
     def run() -> int:
-        from crdtool.engine.lint import lint
+        from crdtool.engine.lint import is_crd, lint
 
         docs = read_documents(paths)
         notes: list[str] = []
+        if verbose:
+            notes += [f"{d.source}#{d.index}: skipped {d.api_version}, Kind={d.kind}: not a CustomResourceDefinition"
+                      for d in docs if not is_crd(d)]
         if against:
             from crdtool.upgrade.check import lint_against
             from crdtool.upgrade.pairing import read_against

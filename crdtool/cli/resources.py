@@ -92,11 +92,7 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
         if jobs > 1 and len(objects) > 1:
             outputs, lint_results = _check_in_parallel(crds, objects, check, jobs, advance)
         else:
-            from crdtool.engine.registry import Registry
-
-            registry = Registry()
-            for crd in crds:
-                registry.add(crd)
+            registry = registry_of(crds)
             outputs = []
             for doc in objects:
                 outputs.append(check(doc, registry))
@@ -136,16 +132,13 @@ def _check_object(doc: Document, registry: Registry, request, skip_unknown_kinds
 def _check_in_parallel(crds: list[Document], objects: list[Document], check, jobs: int, advance):
     """The objects' outputs and the CRDs' lint results, as one process would give them, from `jobs`."""
     from crdtool.cli.parallel import plan_tasks, run_tasks
-    from crdtool.engine.registry import Registry
 
     registries: dict[tuple[int, ...], Registry] = {}  # per worker: a group's registry serves its next slice
 
     def work(task):
         registry = registries.get(task.crds)
         if registry is None:
-            registry = registries[task.crds] = Registry()
-            for i in task.crds:
-                registry.add(crds[i])
+            registry = registries[task.crds] = registry_of([crds[i] for i in task.crds])
         outputs = [check(objects[i], registry) for i in task.objects]
         for result, _ in outputs:
             if result is not None:
@@ -208,10 +201,15 @@ def unique_crds(named: list, docs: list) -> list[Document]:
 def load_registry(named: list, docs: list, serve_rejected: bool = False) -> Registry:
     """The registry of the CRDs named with -c and those among the inputs; `serve_rejected` serves
     CRDs the apiserver would refuse too."""
+    return registry_of(unique_crds(named, docs), serve_rejected)
+
+
+def registry_of(crds: list[Document], serve_rejected: bool = False) -> Registry:
+    """A registry of these CRDs, each linted once."""
     from crdtool.engine.registry import Registry
 
     registry = Registry()
-    for doc in unique_crds(named, docs):
+    for doc in crds:
         registry.add(doc, serve_rejected=serve_rejected)
     return registry
 

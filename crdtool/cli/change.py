@@ -54,7 +54,7 @@ def _edited(name: str, result) -> Any:
     e.g. an ownerReference's missing uid written as "": not an edit to make in a user's file.)"""
     if name != "prune" or result.object is None:
         return result.object
-    from crdtool.engine.validate import json_copy
+    from crdtool.schema.defaulting import json_copy
     from crdtool.schema.pruning import prune
 
     edited = json_copy(result.document.data)

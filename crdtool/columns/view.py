@@ -75,10 +75,9 @@ def _served_version(registry: Registry, doc: Document, api_version: str | None) 
 
 def stored_object(doc: Document, served: ServedVersion) -> dict:
     """The object as the apiserver would store and list it: unknown fields pruned, defaults applied."""
-    from crdtool.engine.validate import json_copy
     from crdtool.schema import defaulting, pruning
 
-    obj = json_copy(doc.data)
+    obj = defaulting.json_copy(doc.data)
     if served.structural is not None:
         pruning.prune(obj, served.structural)
         defaulting.apply_defaults(obj, served.structural)

@@ -11,14 +11,17 @@ should fail.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
+from yaml.nodes import MappingNode, Node, SequenceNode
+
 from crdtool import KUBE_VERSION
 from crdtool.load import InputError
 from crdtool.load.sources import read_text
-from crdtool.load.yamlreader import YAMLInputError, node_locator, read_yaml_stream
+from crdtool.load.yamlreader import PLAIN_TAG, YAMLInputError, node_locator, read_yaml_stream
 
 __all__ = ["Config", "find_config", "load_config"]
 
@@ -78,25 +81,24 @@ def find_config(start: str | None = None) -> str | None:
 
 
 def _has_tool_table(path: str) -> bool:
+    """Whether a pyproject.toml holds `[tool.crdtool]`. One that cannot be parsed counts only if it
+    names the table: then it is surely meant for crdtool, and reading it must fail loudly."""
     try:
         with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError):
+            raw = f.read()
+    except OSError:
         return False
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return b"tool.crdtool" in raw
     return isinstance(data.get("tool"), dict) and "crdtool" in data["tool"]
 
 
 def load_config(path: str) -> Config:
     """The settings in `path`; an unreadable file or an unknown or ill-typed key is an InputError."""
     if os.path.basename(path) == "pyproject.toml":
-        try:
-            with open(path, "rb") as f:
-                table = tomllib.load(f).get("tool", {}).get("crdtool", {})
-        except OSError as err:
-            raise InputError(path, f"cannot read: {err.strerror or err}") from None
-        except tomllib.TOMLDecodeError as err:
-            raise InputError(path, f"invalid TOML: {err}") from None
-        return _parse(path, table, "[tool.crdtool]", lambda key: None)
+        return _load_pyproject(path)
     try:
         documents = [d for d in read_yaml_stream(read_text(path)) if d[1] is not None]
     except YAMLInputError as err:
@@ -106,13 +108,66 @@ def load_config(path: str) -> Config:
     if len(documents) > 1:
         raise InputError(path, "a settings file holds one YAML document", documents[1][1].start_mark.line + 1)
     value, root, _ = documents[0]
+    _refuse_tags(path, root)
     locate = node_locator(root)
-    return _parse(path, value, "the settings", lambda key: locate((key,) if key else ()))
+    return _parse(path, value, "the settings", lambda *keys: locate(keys))
+
+
+#: The tags of YAML's core schema; any other (`!!python/object`, `!custom`) has no place in settings.
+_CORE_TAGS = frozenset(f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "map", "seq"))
+
+
+def _refuse_tags(path: str, root: Node) -> None:
+    """A tag outside YAML's core schema is an error: the file would not mean what it seems to."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.tag not in _CORE_TAGS and node.tag != PLAIN_TAG:
+            mark = node.start_mark
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            raise InputError(path, f"the tag {tag} is not allowed in a settings file", mark.line + 1,
+                             mark.column + 1)
+        if isinstance(node, MappingNode):
+            stack.extend(item for pair in node.value for item in pair)
+        elif isinstance(node, SequenceNode):
+            stack.extend(node.value)
+
+
+def _load_pyproject(path: str) -> Config:
+    """`[tool.crdtool]` of a pyproject.toml; keys are located by their line (tomllib keeps no positions)."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as err:
+        raise InputError(path, f"cannot read: {err.strerror or err}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", 0, err.start) + 1
+        raise InputError(path, f"not valid UTF-8 (byte 0x{raw[err.start]:02x}), as TOML must be", line) from None
+    try:
+        table = tomllib.loads(text).get("tool", {}).get("crdtool", {})
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(path, f"invalid TOML: {err}") from None
+    lines = text.splitlines()
+
+    def locate(*keys: str) -> tuple[int, int] | None:
+        key = keys[-1] if keys else None
+        if key is None:
+            return None
+        pattern = re.compile(rf'^\s*(?:"{re.escape(key)}"|{re.escape(key)})\s*=')
+        for number, line in enumerate(lines, 1):
+            match = pattern.match(line)
+            if match:
+                return number, len(line) - len(line.lstrip()) + 1
+        return None
+
+    return _parse(path, table, "[tool.crdtool]", locate)
 
 
 def _parse(path: str, table: Any, what: str, position) -> Config:
-    def fail(key: str | None, message: str) -> InputError:
-        line, column = position(key) or (None, None)
+    def fail(key: str | None, message: str, *inner: str) -> InputError:
+        line, column = (position(key, *inner) if key else position()) or (None, None)
         return InputError(path, message, line, column)
 
     if table is None:
@@ -142,11 +197,25 @@ def _parse(path: str, table: Any, what: str, position) -> Config:
         elif key == "severities":
             if not isinstance(value, dict):
                 raise fail(key, f'"{key}" must map rule codes to one of: {", ".join(SEVERITIES)}')
-            # YAML 1.1, as Kubernetes reads it, takes a bare `off` for false.
-            config.severities = {str(code): _choice("off" if level is False else level, SEVERITIES,
-                                                    f"severities.{code}", fail)
-                                 for code, level in value.items()}
+            config.severities = _severities(value, fail)
     return config
+
+
+def _severities(value: dict[str, Any], fail) -> dict[str, str]:
+    """Rule code -> severity; a code crdtool does not have would silently change nothing."""
+    from crdtool.upgrade.rules import RULES
+
+    severities = {}
+    for code, level in value.items():
+        if code not in RULES:
+            raise fail("severities", f'unknown rule code "{code}" in severities (known: {", ".join(RULES)})', code)
+        # YAML 1.1, as Kubernetes reads it, takes a bare `off` for false.
+        level = "off" if level is False else level
+        if level not in SEVERITIES:
+            raise fail("severities", f'"severities.{code}" must be one of: {", ".join(SEVERITIES)} (got {level!r})',
+                       code)
+        severities[str(code)] = level
+    return severities
 
 
 def check_kube_version(value: str, fail) -> str:

@@ -5,3 +5,35 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+
+
+import pytest  # noqa: E402
+
+
+class MainResult:
+    """What a run of the installed entry point gave: exit code, stdout and stderr."""
+
+    def __init__(self, code: int, out: str, err: str) -> None:
+        self.exit_code, self.stdout, self.stderr = code, out, err
+        self.output = out + err
+
+
+@pytest.fixture
+def run_main(capsys, monkeypatch):
+    """Run `crdtool ARGS` through its real entry point, `crdtool.cli:main` (not click's test runner,
+    which exits through another path), in-process."""
+    from crdtool.cli import main
+
+    def run(*args: str) -> MainResult:
+        monkeypatch.setattr(sys, "argv", ["crdtool", *args])
+        capsys.readouterr()
+        try:
+            main()
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        else:
+            code = 0
+        captured = capsys.readouterr()
+        return MainResult(code, captured.out, captured.err)
+
+    return run

@@ -42,10 +42,10 @@ def test_settings_are_read_and_paths_are_relative_to_the_file(tmp_path) -> None:
 def test_pyproject_table(tmp_path) -> None:
     path = tmp_path / "pyproject.toml"
     path.write_text("[tool.crdtool]\ncrds = 'crds'\nskip-unknown-kinds = true\n"
-                    "[tool.crdtool.severities]\nnew-rule = 'error'\n")
+                    "[tool.crdtool.severities]\ncel-rule-added = 'error'\n")
     config = load_config(str(path))
     assert config.crds == [str(tmp_path / "crds")] and config.skip_unknown_kinds is True
-    assert config.severities == {"new-rule": "error"}
+    assert config.severities == {"cel-rule-added": "error"}
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -55,7 +55,11 @@ def test_pyproject_table(tmp_path) -> None:
     ("crds: 3\n", '.crdtool.yaml:1:1: error: "crds" must be a string or a list of strings'),
     ("kube-version: '1.30'\n", '.crdtool.yaml:1:1: error: kube-version "1.30" is not supported: crdtool checks '
                                "what a Kubernetes 1.36 apiserver does"),
-    ("severities: {x: fatal}\n", '.crdtool.yaml:1:1: error: "severities.x" must be one of: error, warning, info, off'),
+    ("severities: {cel-rule-added: fatal}\n", '.crdtool.yaml:1:14: error: "severities.cel-rule-added" must be one of: '
+                                             "error, warning, info, off"),
+    ("severities: {x: error}\n", '.crdtool.yaml:1:14: error: unknown rule code "x" in severities'),
+    ("crds: !!python/object/apply:os.system [echo]\n", ".crdtool.yaml:1:7: error: the tag "
+                                                      "!!python/object/apply:os.system is not allowed"),
     ("- a\n", ".crdtool.yaml:1:1: error: the settings must be a mapping of settings"),
 ])
 def test_bad_settings_name_the_file_line_and_key(tmp_path, text: str, message: str) -> None:
@@ -69,7 +73,7 @@ def test_bad_settings_name_the_file_line_and_key(tmp_path, text: str, message: s
 def test_unknown_key_in_pyproject(tmp_path) -> None:
     path = tmp_path / "pyproject.toml"
     path.write_text("[tool.crdtool]\ncrd = 'x'\n")
-    with pytest.raises(InputError, match=r'pyproject.toml: error: unknown setting "crd"'):
+    with pytest.raises(InputError, match=r'pyproject.toml:2:1: error: unknown setting "crd"'):
         load_config(str(path))
 
 
@@ -136,3 +140,49 @@ def test_bad_settings_and_versions_exit_2(tmp_path, monkeypatch) -> None:
     assert result.exit_code == 2 and '.crdtool.yaml:1:1: error: unknown setting "formats"' in result.output
     result = _run(["--no-config", "--kube-version", "1.30", "lint", "x.yaml"])
     assert result.exit_code == 2 and 'kube-version "1.30" is not supported' in result.output
+
+
+# --- through the real entry point: every settings error ends the run with exit 2 ------------------
+
+ALIAS_BOMB = "".join(f"{c}: &{c} [{', '.join([f'*{p}'] * 9)}]\n" for p, c in zip("abcdefg", "bcdefgh", strict=True))
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("skip-unknwon-kinds: true\n", '.crdtool.yaml:1:1: error: unknown setting "skip-unknwon-kinds"'),
+    ("skip-unknown-kinds: maybe\n", '.crdtool.yaml:1:1: error: "skip-unknown-kinds" must be true or false'),
+    ("format: xml\n", '.crdtool.yaml:1:1: error: "format" must be one of'),
+    ("severities: {nope: error}\n", '.crdtool.yaml:1:14: error: unknown rule code "nope"'),
+    ("a: &a [x, x, x, x, x, x, x, x, x]\n" + ALIAS_BOMB, ".crdtool.yaml:"),
+    ("crds: !!python/object/apply:os.system [echo]\n", ".crdtool.yaml:1:7: error: the tag !!python/"),
+    ("crds: [a\n", ".crdtool.yaml:"),
+], ids=["misspelt", "wrong-type", "unknown-format", "unknown-code", "alias-bomb", "python-tag", "broken-yaml"])
+def test_settings_errors_exit_2_through_the_entry_point(tmp_path, monkeypatch, run_main, text, message) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".crdtool.yaml").write_text(text)
+    crd = os.path.abspath(os.path.join(FIXTURES, "crontab", "crd.yaml"))
+    result = run_main("lint", crd)
+    assert result.exit_code == 2
+    assert message in result.stderr and "would be accepted" not in result.output
+    (tmp_path / ".crdtool.yaml").rename(tmp_path / "other.yaml")
+    result = run_main("--config", "other.yaml", "lint", crd)
+    assert result.exit_code == 2 and "other.yaml:" in result.stderr
+
+
+def test_pyproject_that_is_not_utf8_exits_2_naming_the_line(tmp_path, monkeypatch, run_main) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_bytes(b'[tool.crdtool]\nformat = "json"\n# \xff\n')
+    result = run_main("lint", os.path.abspath(os.path.join(FIXTURES, "crontab", "crd.yaml")))
+    assert result.exit_code == 2
+    assert result.stderr == f"{tmp_path / 'pyproject.toml'}:3: error: not valid UTF-8 (byte 0xff), as TOML must be\n"
+
+
+def test_pyproject_errors_name_the_line_of_the_key(tmp_path) -> None:
+    path = tmp_path / "pyproject.toml"
+    path.write_text('[project]\nname = "x"\n\n[tool.crdtool]\nformat = "xml"\n')
+    with pytest.raises(InputError, match=r'pyproject.toml:5:1: error: "format" must be one of'):
+        load_config(str(path))
+
+
+def test_an_unrelated_unreadable_pyproject_is_passed_over(tmp_path) -> None:
+    (tmp_path / "pyproject.toml").write_bytes(b"[tool.other]\nx = 1\n# \xff\n")
+    assert find_config(str(tmp_path)) is None

@@ -70,7 +70,8 @@ def cli(ctx: click.Context, output_format: str | None, no_color: bool, quiet: bo
 
 def _run() -> int:
     try:
-        cli.main(standalone_mode=False, prog_name="crdtool")
+        # Without standalone mode click returns, rather than raises, the code of a `ctx.exit(code)`.
+        code = cli.main(standalone_mode=False, prog_name="crdtool")
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.ClickException as exc:
@@ -81,7 +82,7 @@ def _run() -> int:
         return 130
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 1
-    return 0
+    return code if isinstance(code, int) else 0
 
 
 def main() -> None:

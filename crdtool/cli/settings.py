@@ -25,7 +25,6 @@ def apply_settings(ctx: click.Context, path: str | None, search: bool, kube_vers
     if found:
         try:
             config = load_config(found)
-            _check_codes(config)
         except InputError as err:
             click.echo(str(err), err=True)
             ctx.exit(2)
@@ -41,18 +40,6 @@ def apply_settings(ctx: click.Context, path: str | None, search: bool, kube_vers
         from crdtool.cli import SUBCOMMANDS
 
         ctx.default_map = {name: dict(defaults) for name in SUBCOMMANDS}
-
-
-def _check_codes(config: Config) -> None:
-    """Severities name rule codes crdtool has: a misspelt code would silently change nothing."""
-    if not config.severities:
-        return
-    from crdtool.upgrade.rules import RULES
-
-    for code in config.severities:
-        if code not in RULES:
-            raise InputError(config.source or "", f'unknown rule code "{code}" in severities (known: '
-                                                  f'{", ".join(RULES)})')
 
 
 def current_settings() -> Config:

@@ -19,7 +19,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from crdtool.load.gotyping import MERGE, json_number, key_string, resolve_plain, resolve_tagged
 
 MAX_DEPTH = 10000
-_PLAIN = "!plain"
+PLAIN_TAG = "!plain"  # an untagged plain scalar: typed later, by go-yaml's rules
+_PLAIN = PLAIN_TAG
 _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"

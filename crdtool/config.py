@@ -55,11 +55,11 @@ class Config:
     kube_version: str | None = None
     severities: dict[str, str] = field(default_factory=dict)
 
-    def skips(self, kind: str | None, api_version: str | None) -> bool:
+    def skips(self, kind: object, api_version: object) -> bool:
         """Whether a document of this kind is not to be checked (`Kind` or `Kind.group`)."""
-        if not kind:
+        if not kind or not isinstance(kind, str):
             return False
-        group = (api_version or "").rpartition("/")[0]
+        group = api_version.rpartition("/")[0] if isinstance(api_version, str) else ""
         return kind in self.skip_kinds or (bool(group) and f"{kind}.{group}" in self.skip_kinds)
 
 

@@ -75,11 +75,17 @@ def test_crds_among_the_inputs_and_unknown_kinds(tmp_path) -> None:
     assert alone.exit_code == 1
     assert "no CustomResourceDefinition for stable.example.com/v1, Kind=CronTab" in alone.output
     skipped = run("validate", "--no-color", "--skip-unknown-kinds", "-v", INVALID)
+    assert skipped.exit_code == 2 and "skipped stable.example.com/v1, Kind=CronTab" not in skipped.output
+    assert "nothing to validate: no custom resource or CustomResourceDefinition in" in skipped.output
+    assert "(1 object of a kind no CRD defines skipped); pass --allow-empty" in skipped.output
+    skipped = run("validate", "--no-color", "--skip-unknown-kinds", "--allow-empty", "-v", INVALID)
     assert skipped.exit_code == 0 and "skipped stable.example.com/v1, Kind=CronTab" in skipped.output
+    assert "no object found; 1 object of a kind no CRD defines skipped" in skipped.output
     deployment = tmp_path / "deploy.yaml"
     deployment.write_text("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n")
-    builtin = run("validate", "--no-color", "-v", "-c", CRD, str(deployment))
+    builtin = run("validate", "--no-color", "-v", "-c", CRD, str(deployment), "--allow-empty")
     assert builtin.exit_code == 0 and "a built-in kind" in builtin.output
+    assert "no object found; 1 built-in object not checked" in builtin.output
 
 
 def test_an_invalid_crd_is_reported_and_its_objects_not_validated(tmp_path) -> None:

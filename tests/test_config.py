@@ -115,7 +115,13 @@ def test_skip_kinds_and_field_validation(tmp_path, monkeypatch) -> None:
     assert _run(["validate", "-c", f"{crontab}/crd.yaml", "--field-validation", "Strict", "obj.yaml"]).exit_code == 1
     (tmp_path / ".crdtool.yaml").write_text("skip-kinds: [CronTab.stable.example.com]\n")
     result = _run(["validate", "-v", "obj.yaml"])
+    assert result.exit_code == 2 and "nothing to validate" in result.output and "1 object skipped by skip-kinds" \
+        in result.output
+    result = _run(["validate", "-v", "--allow-empty", "obj.yaml"])
     assert result.exit_code == 0 and "skip-kinds in" in result.output
+    (tmp_path / "obj.yaml").write_text("apiVersion: 5\nkind: 7\nmetadata: {name: a}\n")  # ill-typed, not skipped
+    result = _run(["validate", "obj.yaml"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
 
 
 def test_severities_change_upgrade_findings(tmp_path, monkeypatch) -> None:

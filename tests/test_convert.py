@@ -139,7 +139,8 @@ def test_conversion_errors_of_the_converter(widgets) -> None:
     assert r["status"] == "the server could not find the requested resource"
     code, [r] = run_json("convert", "-c", crd, str(PIZZA / "margherita.yaml"), "--to", "v2")
     assert code == 1 and r["status"].startswith("no CustomResourceDefinition for") and r["valid"] is False
-    assert run("convert", "-c", crd, MARGHERITA, "--to", "v2", "--skip-unknown-kinds").exit_code == 0
+    assert run("convert", "-c", crd, MARGHERITA, "--to", "v2", "--skip-unknown-kinds").exit_code == 2
+    assert run("convert", "-c", crd, MARGHERITA, "--to", "v2", "--skip-unknown-kinds", "--allow-empty").exit_code == 0
 
 
 def test_output_objects_and_kubectl(widgets) -> None:

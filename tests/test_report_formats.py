@@ -75,7 +75,7 @@ crdtool: 1 of 3 CustomResourceDefinitions would be rejected, 2 of 3 objects woul
 
 GOLDEN_JUNIT = """\
 <?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="crdtool validate" tests="6" failures="3" errors="0">
+<testsuites name="crdtool validate" tests="6" failures="3" errors="0" skipped="0">
   <testsuite name="fixtures/crontab/crd.yaml" tests="1" failures="0" errors="0" skipped="0">
     <testcase classname="fixtures/crontab/crd.yaml" name="CustomResourceDefinition crontabs.stable.example.com" />
   </testsuite>
@@ -200,11 +200,21 @@ def test_the_runs_notes_in_each_format(tmp_path) -> None:
     args = ["validate", "-v", "fixtures/crontab", str(config_map), "--format"]
     log = json.loads(run(*args, "sarif").stdout)
     assert sarif_errors(log) == []
-    assert log["runs"][0]["invocations"][0]["toolExecutionNotifications"] == [
-        {"level": "note", "message": {"text": note}}]
-    assert run(*args, "github").stdout.splitlines()[0] == github.command("notice", {}, note)
+    invocation = log["runs"][0]["invocations"][0]
+    assert invocation["toolExecutionNotifications"] == [
+        {"level": "note", "message": {"text": note}},
+        {"level": "warning", "message": {"text": "1 built-in object not checked"}}]
+    assert invocation["properties"] == {"skipped": {"builtIn": 1}}
+    lines = run(*args, "github").stdout.splitlines()
+    assert lines[0] == github.command("notice", {}, note)
+    assert lines[-1] == ("crdtool: 1 CustomResourceDefinition would be accepted, 1 object would be accepted; "
+                         "1 built-in object not checked")
     res = run(*args, "junit")  # the report holds documents; the note goes to the log
-    assert res.stderr == f"note: {note}\n" and ET.fromstring(res.stdout.encode()).get("tests") == "2"
+    root = ET.fromstring(res.stdout.encode())
+    assert res.stderr == f"note: {note}\n" and root.get("tests") == "3" and root.get("skipped") == "1"
+    [case] = [c for c in root.iter("testcase") if c.find("skipped") is not None]
+    assert case.get("name") == "ConfigMap (document 0)" and case.find("skipped").get("message") == "a built-in kind"
+    assert json.loads(run(*args, "json").stdout)["skipped"] == {"builtIn": 1}
 
 
 def test_columns_offers_no_findings_formats() -> None:

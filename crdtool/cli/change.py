@@ -9,7 +9,17 @@ from typing import Any
 
 import click
 
-from crdtool.cli.common import EXIT_FINDINGS, EXIT_OK, FINDINGS_FORMATS, console, guarded, resolve_output, resolve_quiet
+from crdtool.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_INPUT,
+    EXIT_OK,
+    FINDINGS_FORMATS,
+    console,
+    guarded,
+    nothing_checked,
+    resolve_output,
+    resolve_quiet,
+)
 from crdtool.cli.resources import resource_options, run_objects
 from crdtool.load.document import InputError
 
@@ -23,21 +33,24 @@ def change_command(name: str, summary: str) -> click.Command:
                   help="A colored diff against the input, or the resulting objects.")
     @click.option("--write", is_flag=True, help="Rewrite the input files in place (comments and order kept).")
     def command(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, verbose, jobs,
-                output_format, no_color, output, write) -> None:
+                output_format, no_color, allow_empty, output, write) -> None:
         fmt, color = resolve_output(output_format, no_color)
 
         def run() -> int:
             outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
                                   op=name, jobs=jobs)
+            if nothing_checked(bool(outcome.results), allow_empty, "custom resource", paths, outcome.skipped):
+                return EXIT_INPUT
             changes = [(r, _edited(name, r), r.pruned if name == "prune" else r.defaulted) for r in outcome.results]
             if fmt in ("json", *FINDINGS_FORMATS):
                 from crdtool.cli.emit import emit
 
-                emit(outcome.results, fmt, color, lambda r: "", "object", outcome.notes if verbose else [])
+                emit(outcome.results, fmt, color, lambda r: "", "object", outcome.notes if verbose else [],
+                     skipped=outcome.skipped)
             elif output in ("yaml", "json"):
                 _print_objects([r.object for r in outcome.results if r.object is not None], output)
             else:
-                _print_diffs(changes, color, outcome.notes if verbose else [])
+                _print_diffs(changes, color, outcome.notes if verbose else [], outcome.skipped)
             if write:
                 _write(changes)
             refused = any(r.reason in ("NotFound", "BadRequest") for r, _, _ in changes)
@@ -87,7 +100,8 @@ def _print_objects(objects: list, output: str) -> None:
     sys.stdout.write("---\n".join(to_yaml(o) for o in objects))
 
 
-def _print_diffs(changes, color: bool, notes: list[str]) -> None:
+def _print_diffs(changes, color: bool, notes: list[str], skipped: list) -> None:
+    from crdtool.engine.skipped import summary
     from crdtool.report import kubectl
     from crdtool.report.diff import print_diff, unified
 
@@ -105,6 +119,8 @@ def _print_diffs(changes, color: bool, notes: list[str]) -> None:
             print_diff(out, lines)
         elif not resolve_quiet():
             out.print(f"{label}: no change", style="dim", highlight=False)
+    if skipped and not resolve_quiet():
+        out.print(summary(skipped), style="yellow", highlight=False, markup=False)
 
 
 def _write(changes) -> None:

@@ -76,6 +76,25 @@ def console(color: bool, stderr: bool = False):
                    highlight=False, soft_wrap=True)
 
 
+def allow_empty_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--allow-empty: inputs that hold nothing to check pass (without it, that is exit 2)."""
+    return click.option("--allow-empty", is_flag=True,
+                        help="Exit 0 when the inputs hold nothing this command checks (default: exit 2, since "
+                             "a run that checked nothing proves nothing).")(func)
+
+
+def nothing_checked(checked: bool, allow_empty: bool, what: str, inputs: tuple[str, ...] | list[str],
+                    skipped: list) -> bool:
+    """Whether the run must end with exit 2 because it checked nothing (the error is printed here)."""
+    if checked or allow_empty:
+        return False
+    from crdtool.engine.skipped import nothing_checked as message
+
+    ctx = click.get_current_context(silent=True)
+    click.echo(message(ctx.command.name if ctx else "check", what, inputs, skipped), err=True)
+    return True
+
+
 def read_documents(paths: tuple[str, ...] | list[str]) -> list[Document]:
     """All documents of the inputs; unreadable input ends the run with exit code 2."""
     try:

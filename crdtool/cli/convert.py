@@ -17,8 +17,10 @@ from crdtool.cli.common import (
     EXIT_INPUT,
     EXIT_OK,
     FINDINGS_FORMATS,
+    allow_empty_option,
     console,
     guarded,
+    nothing_checked,
     output_options,
     read_documents,
     resolve_quiet,
@@ -60,10 +62,11 @@ def _timeout_ns(value: str) -> int:
               help="How long a webhook (or converter) may take, as the apiserver's 30s.")
 @click.option("--skip-unknown-kinds", is_flag=True, help="Skip objects whose kind no CRD defines.")
 @click.option("-v", "--verbose", is_flag=True, help="Also say which documents were skipped and how they were read.")
+@allow_empty_option
 @output_options
 def command(paths, crd_paths, to, output, write, roundtrip, target_defaults, webhook_url, converter_cmd, ca_bundle,
-            insecure_skip_tls_verify, tls_server_name, timeout, skip_unknown_kinds, verbose, output_format,
-            no_color) -> None:
+            insecure_skip_tls_verify, tls_server_name, timeout, skip_unknown_kinds, verbose, allow_empty,
+            output_format, no_color) -> None:
     """Read every custom resource in PATHS as the apiserver would serve it in another version of its
     CRD: the None strategy, the CRD's conversion webhook (or --webhook-url, or a --converter command),
     then pruning with the target version's schema. The result is validated as a create in that version.
@@ -103,23 +106,25 @@ def command(paths, crd_paths, to, output, write, roundtrip, target_defaults, web
         request = ConvertRequest(to=to, converter_for=factory, target_defaults=target_defaults, roundtrip=roundtrip,
                                  skip_unknown_kinds=skip_unknown_kinds)
         try:
-            results, notes, _ = convert_documents(docs, registry, request)
+            results, skipped, _ = convert_documents(docs, registry, request)
         except (CommandError, _UsageProblem) as err:
             click.echo(f"crdtool: error: {err}", err=True)
             return EXIT_INPUT
-        notes = notes + [f"{_label(c)}: {n}" for c in results for n in c.notes] if verbose else []
+        if nothing_checked(bool(results), allow_empty, "custom resource", paths, skipped):
+            return EXIT_INPUT
+        notes = [s.note() for s in skipped] + [f"{_label(c)}: {n}" for c in results for n in c.notes] if verbose else []
         if fmt == "json":
-            sys.stdout.write(_render_json(results, roundtrip))
+            sys.stdout.write(_render_json(results, roundtrip, skipped))
         elif fmt == "kubectl":
             _print_kubectl(results)
         elif fmt in FINDINGS_FORMATS:
             from crdtool.cli.emit import emit
 
-            emit(_findings(results), fmt, color, _resource, "object", notes)
+            emit(_findings(results), fmt, color, _resource, "object", notes, skipped=skipped)
         elif output in ("yaml", "json"):
             _print_objects(results, output)
         else:
-            _print_text(results, color, notes, roundtrip, to)
+            _print_text(results, color, notes, roundtrip, to, skipped)
         if write:
             _write(results)
         bad = any(not c.converted or c.errors or c.lost or c.back_status for c in results)
@@ -247,9 +252,12 @@ def _findings(results: list) -> list:
     return out
 
 
-def _render_json(results: list, roundtrip: bool) -> str:
+def _render_json(results: list, roundtrip: bool, skipped: list) -> str:
+    from crdtool.engine.skipped import counts
+
     items = ",\n".join(json.dumps(_result_json(c, roundtrip), ensure_ascii=False) for c in results)
-    return '{"results": [\n' + items + "\n]}\n" if items else '{"results": []}\n'
+    body = '{"results": [\n' + items + "\n]" if items else '{"results": []'
+    return body + ', "skipped": ' + json.dumps(counts(skipped)) + "}\n"
 
 
 def _print_kubectl(results: list) -> None:
@@ -324,7 +332,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _print_text(results: list, color: bool, notes: list[str], roundtrip: bool, to: str) -> None:
+def _print_text(results: list, color: bool, notes: list[str], roundtrip: bool, to: str, skipped: list) -> None:
     from crdtool.convert.pipeline import manifest_view
     from crdtool.report import kubectl, text
     from crdtool.report.diff import print_diff, unified
@@ -357,13 +365,16 @@ def _print_text(results: list, color: bool, notes: list[str], roundtrip: bool, t
             _finding(out, "error", _where(c, loss.segments),
                      f"{loss.path}: lost in the round trip {way}: was {_short(loss.before)}, {now}")
     if not resolve_quiet():
-        _summary(out, results, roundtrip, to)
+        _summary(out, results, roundtrip, to, skipped)
 
 
-def _summary(out, results: list, roundtrip: bool, to: str) -> None:
+def _summary(out, results: list, roundtrip: bool, to: str, skipped: list) -> None:
+    from crdtool.engine.skipped import summary
+
+    passed = summary(skipped)
     total = len(results)
     if total == 0:
-        out.print("no custom resources found", style="yellow", highlight=False)
+        out.print("no custom resources found" + (f"; {passed}" if passed else ""), style="yellow", highlight=False)
         return
     noun = "object" if total == 1 else "objects"
     failed = sum(not c.converted for c in results)
@@ -379,6 +390,8 @@ def _summary(out, results: list, roundtrip: bool, to: str) -> None:
     if roundtrip and failed < total:
         parts.append(f"[bold red]{lossy} of them lose{'s' if lossy == 1 else ''} data in the round trip[/]" if lossy
                      else "[bold green]nothing lost in the round trip[/]")
+    if passed:
+        parts.append(f"[yellow]{passed}[/]")
     out.print("; ".join(parts), highlight=False)
 
 

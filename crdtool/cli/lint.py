@@ -8,8 +8,11 @@ import click
 
 from crdtool.cli.common import (
     EXIT_FINDINGS,
+    EXIT_INPUT,
     EXIT_OK,
+    allow_empty_option,
     guarded,
+    nothing_checked,
     output_options,
     read_documents,
     resolve_output,
@@ -34,9 +37,11 @@ from crdtool.cli.settings import current_settings, with_severities
 @click.option("--costs", is_flag=True,
               help="List every CEL rule's estimated cost against the apiserver's per-rule and per-CRD budgets.")
 @click.option("-v", "--verbose", is_flag=True, help="Also say which documents were passed over (not CRDs).")
+@allow_empty_option
 @output_options
 def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[str, ...], fail_on: str,
-            field_validation: str, costs: bool, verbose: bool, output_format: str | None, no_color: bool) -> None:
+            field_validation: str, costs: bool, verbose: bool, output_format: str | None, no_color: bool,
+            allow_empty: bool) -> None:
     """Lint every CustomResourceDefinition in PATHS (files, folders, or - for stdin) as the
     apiserver validates a create (or, with --old or --against, an update). Exit 0 when all would be
     accepted, 1 when any would be rejected (or an --against finding reaches --fail-on), 2 on
@@ -47,12 +52,14 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
 
     def run() -> int:
         from crdtool.engine.lint import is_crd, lint
+        from crdtool.engine.skipped import Skipped
 
         docs = read_documents(paths)
-        notes: list[str] = []
-        if verbose:
-            notes += [f"{d.source}#{d.index}: skipped {d.api_version}, Kind={d.kind}: not a CustomResourceDefinition"
-                      for d in docs if not is_crd(d)]
+        skipped = [Skipped(d.source, d.index, d.api_version, d.kind, "not-a-crd", "not a CustomResourceDefinition")
+                   for d in docs if not is_crd(d)]
+        if nothing_checked(len(skipped) < len(docs), allow_empty, "CustomResourceDefinition", paths, skipped):
+            return EXIT_INPUT
+        notes: list[str] = [s.note() for s in skipped] if verbose else []
         if against:
             from crdtool.upgrade.check import lint_against
             from crdtool.upgrade.pairing import read_against
@@ -69,7 +76,7 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
         for r in results:
             r.field_validation = field_validation
         emit(results, fmt, color, lambda r: "customresourcedefinition.apiextensions.k8s.io",
-             "CustomResourceDefinition", notes=notes)
+             "CustomResourceDefinition", notes=notes, skipped=skipped)
         if against and fmt == "text" and not resolve_quiet():
             from crdtool.report.text import findings_summary
             click.echo(findings_summary(results) if comparison.compared else

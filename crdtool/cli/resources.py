@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from crdtool.cli.common import output_options, read_documents
+from crdtool.cli.common import allow_empty_option, output_options, read_documents
 from crdtool.cli.settings import current_settings
 from crdtool.load.document import Document
 
@@ -43,7 +43,7 @@ def resource_options(func: Callable[..., Any]) -> Callable[..., Any]:
     ]
     for option in reversed(options):
         func = option(func)
-    return output_options(func)
+    return allow_empty_option(output_options(func))
 
 
 @dataclass
@@ -53,6 +53,8 @@ class Outcome:
     crd_results: list
     results: list
     notes: list[str]
+    #: Documents not checked, each with its reason (engine.skipped).
+    skipped: list = field(default_factory=list)
     #: CRDs named with -c (not among the inputs) that the apiserver would refuse.
     refused_crds: list = field(default_factory=list)
     #: What crdtool could not check in the CRDs named with -c (rules it cannot evaluate), always shown.
@@ -65,23 +67,24 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
     processes when there are enough objects to share)."""
     from crdtool.engine.builtin import is_builtin
     from crdtool.engine.lint import is_crd
+    from crdtool.engine.skipped import Skipped
     from crdtool.engine.validate import Request
 
     docs = read_documents(paths)
     crds = unique_crds(read_documents(crd_paths) if crd_paths else [], docs)
     olds = read_documents(old_paths) if old_paths else []
     request = Request(version=version, namespace=namespace, field_validation=field_validation)
-    notes: list[str] = []
+    skipped: list[Skipped] = []
     objects: list[Document] = []
     settings = current_settings()
     for doc in docs:
         if is_crd(doc):
             continue
-        where = f"{doc.source}#{doc.index}"
         if settings.skips(doc.kind, doc.api_version):
-            notes.append(f"{where}: skipped {doc.api_version}, Kind={doc.kind}: skip-kinds in {settings.source}")
+            skipped.append(Skipped(doc.source, doc.index, doc.api_version, doc.kind, "skip-kinds",
+                                   f"skip-kinds in {settings.source}"))
         elif is_builtin(doc.api_version):
-            notes.append(f"{where}: skipped {doc.api_version}, Kind={doc.kind}: a built-in kind")
+            skipped.append(Skipped(doc.source, doc.index, doc.api_version, doc.kind, "built-in", "a built-in kind"))
         else:
             objects.append(doc)
 
@@ -99,11 +102,13 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
                 advance(1)
             lint_results = registry.lint_results
     results = []
-    for result, note in outputs:
-        if note is not None:
-            notes.append(note)
+    for result, passed in outputs:
+        if passed is not None:
+            skipped.append(passed)
         if result is not None:
             results.append(result)
+    order = {(d.source, d.index): n for n, d in enumerate(docs)}
+    skipped.sort(key=lambda s: order.get((s.source, s.index), 0))
     inputs = {os.path.realpath(d.source) for d in docs}
     crd_results = [r for r in lint_results if os.path.realpath(r.document.source) in inputs]
     # A CRD named with -c that the apiserver would refuse: shown too, to say why.
@@ -111,21 +116,26 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
     for r in [*crd_results, *refused]:
         r.field_validation = field_validation
     crd_notes = [_note_text(r, n) for r in lint_results if r not in crd_results for n in r.notes]
-    return Outcome(crd_results, results, notes, refused, crd_notes)
+    return Outcome(crd_results, results, [s.note() for s in skipped], skipped, refused, crd_notes)
 
 
 def _check_object(doc: Document, registry: Registry, request, skip_unknown_kinds: bool, olds: list[Document],
-                  op: str) -> tuple[Any, str | None]:
-    """One object's result, or (None, why) when it is skipped."""
+                  op: str) -> tuple[Any, Any]:
+    """One object's result, or (None, Skipped) when it is skipped."""
+    from crdtool.engine.skipped import Skipped
     from crdtool.engine.validate import find_version, process, unknown_kind
 
     served = find_version(registry, doc, request)
     if served is not None:
         return process(doc, served, request, old=_matching_old(olds, doc), op=op), None
     if skip_unknown_kinds:
-        what = (f"{doc.api_version}, Kind={doc.kind}: no CustomResourceDefinition" if doc.kind
-                else "not a Kubernetes object (no kind)")
-        return None, f"{doc.source}#{doc.index}: skipped {what}"
+        if doc.kind:
+            why = Skipped(doc.source, doc.index, doc.api_version, doc.kind, "unknown-kind",
+                          "no CustomResourceDefinition")
+        else:
+            why = Skipped(doc.source, doc.index, doc.api_version, doc.kind, "not-an-object",
+                          "not a Kubernetes object (no kind)")
+        return None, why
     return unknown_kind(doc, registry), None
 
 

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from crdtool.cli.common import EXIT_FINDINGS, EXIT_OK, guarded, resolve_output
+from crdtool.cli.common import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, guarded, nothing_checked, resolve_output
 from crdtool.cli.emit import emit
 from crdtool.cli.resources import resource_options, run_objects
 
@@ -16,7 +16,7 @@ from crdtool.cli.resources import resource_options, run_objects
 @click.option("--old", "old_paths", multiple=True, type=click.Path(exists=True),
               help="The stored object(s): validate as an update over them (transition rules, ratcheting).")
 def command(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, verbose, jobs,
-            output_format, no_color, old_paths) -> None:
+            output_format, no_color, allow_empty, old_paths) -> None:
     """Dry-run a create (or, with --old, an update) of every custom resource in PATHS:
     pruning, defaulting, metadata, schema, list types — the apiserver's errors verbatim.
     Exit 0 when all would be accepted, 1 when any would be rejected, 2 on unreadable input."""
@@ -25,6 +25,9 @@ def command(paths, crd_paths, version, namespace, field_validation, skip_unknown
     def run() -> int:
         outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, old_paths,
                               jobs=jobs)
+        if nothing_checked(bool(outcome.results or outcome.crd_results), allow_empty,
+                           "custom resource or CustomResourceDefinition", paths, outcome.skipped):
+            return EXIT_INPUT
         # kubectl would print only what applying the inputs answers; the text also says why a -c CRD is refused.
         crds = outcome.crd_results if fmt == "kubectl" else [*outcome.crd_results, *outcome.refused_crds]
         results = [*crds, *outcome.results]
@@ -32,7 +35,7 @@ def command(paths, crd_paths, version, namespace, field_validation, skip_unknown
         if crds:
             counted.insert(0, (crds, "CustomResourceDefinition"))
         notes = [*outcome.crd_notes, *(outcome.notes if verbose else [])]
-        emit(results, fmt, color, _resource, "object", notes, counted)
+        emit(results, fmt, color, _resource, "object", notes, counted, skipped=outcome.skipped)
         return EXIT_FINDINGS if any(not r.valid for r in results) else EXIT_OK
 
     sys.exit(guarded(run))

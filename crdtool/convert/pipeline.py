@@ -28,6 +28,7 @@ from crdtool.convert.review import ConversionError, gv_text, parse_group_version
 from crdtool.convert.stored import coerce_to, decode_stored
 from crdtool.engine.registry import Registry, ServedVersion
 from crdtool.engine.results import Result
+from crdtool.engine.skipped import Skipped
 from crdtool.load.document import Document
 from crdtool.model.gofmt import go_quote
 from crdtool.schema.defaulting import apply_defaults, json_copy
@@ -276,27 +277,29 @@ _NOP = _Nop()
 
 
 def convert_documents(docs: list[Document], registry: Registry, request: ConvertRequest) -> tuple[
-        list[Converted], list[str], dict[str, Converter]]:
-    """Every custom resource among `docs` converted; the notes on what was skipped; the converters used."""
+        list[Converted], list[Skipped], dict[str, Converter]]:
+    """Every custom resource among `docs` converted; the documents skipped, and why; the converters used."""
     from crdtool.engine.builtin import is_builtin
     from crdtool.engine.lint import is_crd
 
     run = _Run(registry, request)
-    notes: list[str] = []
+    skipped: list[Skipped] = []
     by_file: dict[str, list[Document]] = {}
     for doc in docs:
         if is_crd(doc):
             continue
-        where = f"{doc.source}#{doc.index}"
         if is_builtin(doc.api_version):
-            notes.append(f"{where}: skipped {doc.api_version}, Kind={doc.kind}: a built-in kind")
+            skipped.append(Skipped(doc.source, doc.index, doc.api_version, doc.kind, "built-in", "a built-in kind"))
             continue
         if request.skip_unknown_kinds:
             gv = parse_group_version(doc.api_version if isinstance(doc.api_version, str) else "") or ("", "")
             if (gv[0], doc.kind or "") not in run.crds:
-                what = (f"{doc.api_version}, Kind={doc.kind}: no CustomResourceDefinition" if doc.kind
-                        else "not a Kubernetes object (no kind)")
-                notes.append(f"{where}: skipped {what}")
+                if doc.kind:
+                    skipped.append(Skipped(doc.source, doc.index, doc.api_version, doc.kind, "unknown-kind",
+                                           "no CustomResourceDefinition"))
+                else:
+                    skipped.append(Skipped(doc.source, doc.index, doc.api_version, doc.kind, "not-an-object",
+                                           "not a Kubernetes object (no kind)"))
                 continue
         by_file.setdefault(doc.source, []).append(doc)
     out: list[Converted] = []
@@ -304,4 +307,4 @@ def convert_documents(docs: list[Document], registry: Registry, request: Convert
         out.extend(run.run_file(file_docs))
     order = {id(doc): n for n, doc in enumerate(docs)}
     out.sort(key=lambda c: order[id(c.document)])
-    return out, notes, run.converters
+    return out, skipped, run.converters

@@ -36,10 +36,12 @@ def annotation(issue: Issue) -> str:
 
 
 def render(results: list[Result], notes: list[str] | None = None,
-           counted: list[tuple[list[Result], str]] | None = None) -> str:
+           counted: list[tuple[list[Result], str]] | None = None, skipped: list | None = None) -> str:
     """The annotations, then (unless `counted` is None) one line with the text format's counts."""
     lines = [command("notice", {}, n) for n in notes or []]
     lines += [annotation(issue) for result in results for issue in issues(result)]
     if counted is not None:
-        lines.append("crdtool: " + ", ".join(summary(group, noun) for group, noun in counted))
+        last = len(counted) - 1
+        lines.append("crdtool: " + ", ".join(summary(group, noun, skipped if n == last else None)
+                                             for n, (group, noun) in enumerate(counted)))
     return "".join(line + "\n" for line in lines)

@@ -77,13 +77,19 @@ def document_label(result: Result) -> str:
     return f"document {doc.index}{item}"
 
 
-def summary(results: list[Result], noun: str) -> str:
-    """The text format's closing words for one group of results, uncolored."""
+def summary(results: list[Result], noun: str, skipped: list | None = None) -> str:
+    """The closing words for one group of results, uncolored, with what was not checked
+    (`4 of 5 objects would be rejected; 2 built-in objects not checked`)."""
+    from crdtool.engine.skipped import summary as not_checked
+
     refused = sum(not r.valid for r in results)
     total = len(results)
-    if total == 0:
-        return f"no {noun} found"
     plural = noun if total == 1 else noun + "s"
-    if refused:
-        return f"{refused} of {total} {plural} would be rejected"
-    return f"{total} {plural} would be accepted"
+    if total == 0:
+        words = f"no {noun} found"
+    elif refused:
+        words = f"{refused} of {total} {plural} would be rejected"
+    else:
+        words = f"{total} {plural} would be accepted"
+    passed = not_checked(skipped or [])
+    return f"{words}; {passed}" if passed else words

@@ -92,9 +92,15 @@ def rule_cost_json(result: Result, cost) -> dict[str, Any]:
     }
 
 
-def render(results: list[Result]) -> str:
+def render(results: list[Result], skipped: list | None = None) -> str:
     """`{"results": [...]}`, one result per line: compact, because json's indenting encoder is pure
-    Python and quadratic in the nesting depth (minutes for a 9,000-deep object), the compact one is C."""
+    Python and quadratic in the nesting depth (minutes for a 9,000-deep object), the compact one is C.
+    With `skipped` (engine.skipped), `"skipped"` counts the documents not checked, by reason."""
     items = ",\n".join(json.dumps(result_json(r), ensure_ascii=False) for r in results)
-    return '{"results": [\n' + items + "\n]}\n" if items else '{"results": []}\n'
+    body = '{"results": [\n' + items + "\n]" if items else '{"results": []'
+    if skipped is not None:
+        from crdtool.engine.skipped import counts
+
+        body += ', "skipped": ' + json.dumps(counts(skipped))
+    return body + "}\n"
 

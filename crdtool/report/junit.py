@@ -50,21 +50,35 @@ def _testcase(suite: ET.Element, result: Result) -> bool:
     return failure is not None
 
 
-def render(results: list[Result], name: str = "crdtool") -> str:
+def render(results: list[Result], name: str = "crdtool", skipped: list | None = None) -> str:
+    """The report; each document not checked (`skipped`, engine.skipped) is a <testcase> with <skipped>."""
     root = ET.Element("testsuites", name=name)
     suites: dict[str, ET.Element] = {}
     counts: dict[str, list[int]] = {}
-    for result in results:
-        source = result.document.source
+
+    def suite_of(source: str) -> ET.Element:
         if source not in suites:
             suites[source] = ET.SubElement(root, "testsuite", name=xml_text(source))
-            counts[source] = [0, 0]
-        failed = _testcase(suites[source], result)
+            counts[source] = [0, 0, 0]
+        return suites[source]
+
+    for result in results:
+        source = result.document.source
+        failed = _testcase(suite_of(source), result)
         counts[source][0] += 1
         counts[source][1] += failed
+    for passed in skipped or []:
+        label = f"{passed.kind} (document {passed.index})" if passed.kind else f"document {passed.index}"
+        case = ET.SubElement(suite_of(passed.source), "testcase", classname=xml_text(passed.source),
+                             name=xml_text(str(label)))
+        ET.SubElement(case, "skipped", message=xml_text(passed.detail))
+        counts[passed.source][0] += 1
+        counts[passed.source][2] += 1
     for source, suite in suites.items():
-        tests, failures = counts[source]
-        suite.attrib.update(tests=str(tests), failures=str(failures), errors="0", skipped="0")
-    root.attrib.update(tests=str(len(results)), failures=str(sum(f for _, f in counts.values())), errors="0")
+        tests, failures, passed_over = counts[source]
+        suite.attrib.update(tests=str(tests), failures=str(failures), errors="0", skipped=str(passed_over))
+    root.attrib.update(tests=str(sum(c[0] for c in counts.values())),
+                       failures=str(sum(c[1] for c in counts.values())), errors="0",
+                       skipped=str(sum(c[2] for c in counts.values())))
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -77,8 +77,9 @@ def _result(issue: Issue, rule_index: int) -> dict[str, Any]:
     }
 
 
-def log(results: list[Result], notes: list[str] | None = None) -> dict[str, Any]:
-    """The SARIF log as JSON data; `notes` (what crdtool says about the run) become tool notifications."""
+def log(results: list[Result], notes: list[str] | None = None, skipped: list | None = None) -> dict[str, Any]:
+    """The SARIF log as JSON data; `notes` (what crdtool says about the run) become tool notifications,
+    and the documents not checked (`skipped`) one more, with their counts in the run's properties."""
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
     sarif_results = []
@@ -89,8 +90,14 @@ def log(results: list[Result], notes: list[str] | None = None) -> dict[str, Any]
                 rules.append(_rule(issue))
             sarif_results.append(_result(issue, index[issue.rule]))
     invocation: dict[str, Any] = {"executionSuccessful": True}
-    if notes:
-        invocation["toolExecutionNotifications"] = [{"level": "note", "message": {"text": n}} for n in notes]
+    notifications = [{"level": "note", "message": {"text": n}} for n in notes or []]
+    if skipped:
+        from crdtool.engine.skipped import counts, summary
+
+        notifications.append({"level": "warning", "message": {"text": summary(skipped)}})
+        invocation["properties"] = {"skipped": counts(skipped)}
+    if notifications:
+        invocation["toolExecutionNotifications"] = notifications
     driver = {
         "name": "crdtool",
         "version": __version__,
@@ -109,5 +116,5 @@ def log(results: list[Result], notes: list[str] | None = None) -> dict[str, Any]
     }
 
 
-def render(results: list[Result], notes: list[str] | None = None) -> str:
-    return json.dumps(log(results, notes), indent=2, ensure_ascii=False) + "\n"
+def render(results: list[Result], notes: list[str] | None = None, skipped: list | None = None) -> str:
+    return json.dumps(log(results, notes, skipped), indent=2, ensure_ascii=False) + "\n"

@@ -90,18 +90,13 @@ def render(console: Console, results: list[Result], label: Callable[[Result], st
         render_result(console, result, kubectl.error_text)
 
 
-def summary(console: Console, results: list[Result], noun: str) -> None:
-    """One closing line: how many documents the apiserver would accept."""
-    refused = sum(not r.valid for r in results)
-    total = len(results)
-    if total == 0:
-        console.print(f"no {noun} found", style="yellow", highlight=False)
-        return
-    plural = noun if total == 1 else noun + "s"
-    if refused:
-        console.print(f"[bold red]{refused} of {total} {plural} would be rejected[/]", highlight=False)
-    else:
-        console.print(f"[bold green]{total} {plural} would be accepted[/]", highlight=False)
+def summary(console: Console, results: list[Result], noun: str, skipped: list | None = None) -> None:
+    """One closing line: how many documents the apiserver would accept, and how many were not checked."""
+    from crdtool.report.issues import summary as words
+
+    line = words(results, noun, skipped)
+    style = "yellow" if not results else "bold red" if any(not r.valid for r in results) else "bold green"
+    console.print(f"[{style}]{escape(line)}[/]", highlight=False)
 
 
 def findings_summary(results: list[Result]) -> str:

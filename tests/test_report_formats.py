@@ -368,3 +368,17 @@ def test_help_loads_no_renderer() -> None:
              "print(sorted(m for m in sys.modules if m.startswith('crdtool.report')))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False, cwd=ROOT).stdout
     assert "sarif, github" in out and out.strip().endswith("[]"), out
+
+
+def test_ci_paths_are_relative_to_the_repository(monkeypatch) -> None:
+    absolute = os.path.abspath(WRONG_NAME)
+    res = run("lint", absolute, "--format", "github")
+    assert res.stdout.startswith("::error file=fixtures/broken/wrong-name.yaml,line=5,col=3,")
+    sarif = json.loads(run("lint", absolute, "--format", "sarif").stdout)
+    location = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert location == {"uri": "fixtures/broken/wrong-name.yaml", "uriBaseId": "%SRCROOT%"}
+    monkeypatch.setenv("GITHUB_WORKSPACE", os.path.abspath("fixtures"))
+    assert run("lint", absolute, "--format", "github").stdout.startswith("::error file=broken/wrong-name.yaml,")
+    monkeypatch.setenv("GITHUB_WORKSPACE", os.path.abspath("tests"))  # outside the workspace: as given
+    outside = run("lint", absolute, "--format", "github").stdout
+    assert outside.startswith(f"::error file={absolute.replace(':', '%3A')},")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from crdtool.engine.results import Result
 from crdtool.report.issues import Issue, issues, summary
+from crdtool.report.paths import relative_to_root
 
 COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
 
@@ -30,9 +31,10 @@ def command(name: str, properties: dict[str, object], message: str) -> str:
 
 
 def annotation(issue: Issue) -> str:
+    """One finding's annotation, its file relative to the repository root (GitHub ignores others)."""
     line, col = issue.position if issue.position is not None else (None, None)
-    return command(COMMANDS[issue.level], {"file": issue.source, "line": line, "col": col, "title": issue.rule},
-                   issue.message)
+    return command(COMMANDS[issue.level], {"file": relative_to_root(issue.source), "line": line, "col": col,
+                                           "title": issue.rule}, issue.message)
 
 
 def render(results: list[Result], notes: list[str] | None = None,

@@ -17,6 +17,7 @@ from urllib.parse import quote
 from crdtool import KUBE_VERSION, __version__
 from crdtool.engine.results import Result
 from crdtool.report.issues import Issue, issues
+from crdtool.report.paths import relative_to_root
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -28,10 +29,11 @@ _DEFAULT_LEVEL = {"field": "error", "strict": "error", "status": "error", "warni
 
 
 def artifact_location(source: str) -> dict[str, str]:
-    """The file as given: a relative path is a URI reference under %SRCROOT%, an absolute one a file: URI."""
-    if os.path.isabs(source):
-        return {"uri": Path(source).as_uri()}
-    path = source.replace(os.sep, "/")
+    """A file inside the repository (relative_to_root) is a URI reference under %SRCROOT%; one outside,
+    an absolute file: URI."""
+    path = relative_to_root(source)
+    if os.path.isabs(path):
+        return {"uri": Path(path).as_uri()}
     while path.startswith("./"):
         path = path[2:]
     return {"uri": quote(path, safe="/"), "uriBaseId": SRCROOT}

@@ -136,3 +136,12 @@ def test_verbose_names_the_documents_passed_over() -> None:
     assert "Kind=CronTab: not a CustomResourceDefinition" not in quiet.output
     assert "my-crontab.yaml#0: skipped stable.example.com/v1, Kind=CronTab: not a CustomResourceDefinition" \
         in verbose.output
+
+
+def test_global_options_work_before_and_after_the_subcommand() -> None:
+    target = str(FIXTURES / "crontab")
+    for args in (["-v", "lint", target], ["lint", "-v", target], ["-q", "-v", "lint", target]):
+        res = run(*args)
+        assert res.exit_code == 0, args
+        assert "my-crontab.yaml#0: skipped stable.example.com/v1, Kind=CronTab: not a CustomResourceDefinition" \
+            in res.output, args

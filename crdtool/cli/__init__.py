@@ -49,6 +49,8 @@ class LazyGroup(click.Group):
               help="Output format (default: text); sarif, github and junit are for CI.")
 @click.option("--no-color", is_flag=True, default=False, help="Plain text without colors (NO_COLOR works too).")
 @click.option("-q", "--quiet", is_flag=True, default=False, help="Only the findings: no `ok` lines and no summary.")
+@click.option("-v", "--verbose", is_flag=True, default=False,
+              help="Also say which documents were passed over, and why.")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Settings file (default: .crdtool.yaml or pyproject.toml's [tool.crdtool], found upward from "
                    "the working directory).")
@@ -56,8 +58,8 @@ class LazyGroup(click.Group):
 @click.option("--kube-version", default=None, metavar="VERSION",
               help=f"The Kubernetes version to check against (only {KUBE_VERSION} is known).")
 @click.pass_context
-def cli(ctx: click.Context, output_format: str | None, no_color: bool, quiet: bool, config_path: str | None,
-        no_config: bool, kube_version: str | None) -> None:
+def cli(ctx: click.Context, output_format: str | None, no_color: bool, quiet: bool, verbose: bool,
+        config_path: str | None, no_config: bool, kube_version: str | None) -> None:
     """What kube-apiserver would do with your CustomResourceDefinitions and custom
     resources, in its own words, without a cluster."""
     from crdtool.cli.settings import apply_settings
@@ -65,6 +67,8 @@ def cli(ctx: click.Context, output_format: str | None, no_color: bool, quiet: bo
     ctx.obj = {"format": output_format, "no_color": no_color}
     if quiet:
         ctx.meta["crdtool.quiet"] = True
+    if verbose:
+        ctx.meta["crdtool.verbose"] = True
     apply_settings(ctx, None if no_config else config_path, search=not no_config, kube_version=kube_version)
 
 

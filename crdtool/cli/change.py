@@ -19,6 +19,7 @@ from crdtool.cli.common import (
     nothing_checked,
     resolve_output,
     resolve_quiet,
+    resolve_verbose,
 )
 from crdtool.cli.resources import resource_options, run_objects
 from crdtool.load.document import InputError
@@ -32,7 +33,7 @@ def change_command(name: str, summary: str) -> click.Command:
     @click.option("-o", "--output", type=click.Choice(["diff", "yaml", "json"]), default="diff", show_default=True,
                   help="A colored diff against the input, or the resulting objects.")
     @click.option("--write", is_flag=True, help="Rewrite the input files in place (comments and order kept).")
-    def command(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, verbose, jobs,
+    def command(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, jobs,
                 output_format, no_color, allow_empty, output, write) -> None:
         fmt, color = resolve_output(output_format, no_color)
 
@@ -45,12 +46,12 @@ def change_command(name: str, summary: str) -> click.Command:
             if fmt in ("json", *FINDINGS_FORMATS):
                 from crdtool.cli.emit import emit
 
-                emit(outcome.results, fmt, color, lambda r: "", "object", outcome.notes if verbose else [],
+                emit(outcome.results, fmt, color, lambda r: "", "object", outcome.notes if resolve_verbose() else [],
                      skipped=outcome.skipped)
             elif output in ("yaml", "json"):
                 _print_objects([r.object for r in outcome.results if r.object is not None], output)
             else:
-                _print_diffs(changes, color, outcome.notes if verbose else [], outcome.skipped)
+                _print_diffs(changes, color, outcome.notes if resolve_verbose() else [], outcome.skipped)
             if write:
                 _write(changes)
             refused = any(r.reason in ("NotFound", "BadRequest") for r, _, _ in changes)

@@ -21,12 +21,30 @@ FINDINGS_FORMATS = ("sarif", "github", "junit")
 #: Commands whose output is not a list of findings, so they offer none of FINDINGS_FORMATS.
 _NO_FINDINGS = frozenset({"columns"})
 _QUIET = "crdtool.quiet"  # the group's -q (crdtool/cli/__init__.py) sets it too
+_VERBOSE = "crdtool.verbose"  # and its -v
 
 
 def set_quiet(ctx: click.Context, _param: click.Parameter | None, value: bool) -> None:
     """--quiet/-q, before or after the subcommand: remembered for the whole run (ctx.meta is shared)."""
     if value:
         ctx.meta[_QUIET] = True
+
+
+def set_verbose(ctx: click.Context, _param: click.Parameter | None, value: bool) -> None:
+    """-v/--verbose, before or after the subcommand: remembered for the whole run."""
+    if value:
+        ctx.meta[_VERBOSE] = True
+
+
+def verbose_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """-v/--verbose on a subcommand (it may also be given before it); `what` says what it adds."""
+    return click.option("-v", "--verbose", is_flag=True, expose_value=False, callback=set_verbose, help=what)
+
+
+def resolve_verbose() -> bool:
+    """Whether -v/--verbose was given (before or after the subcommand)."""
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx is not None and ctx.meta.get(_VERBOSE))
 
 
 def output_options(func: Callable[..., Any]) -> Callable[..., Any]:

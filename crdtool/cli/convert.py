@@ -24,6 +24,8 @@ from crdtool.cli.common import (
     output_options,
     read_documents,
     resolve_quiet,
+    resolve_verbose,
+    verbose_option,
 )
 
 
@@ -61,11 +63,11 @@ def _timeout_ns(value: str) -> int:
 @click.option("--timeout", "timeout", default="30s", show_default=True, metavar="DURATION",
               help="How long a webhook (or converter) may take, as the apiserver's 30s.")
 @click.option("--skip-unknown-kinds", is_flag=True, help="Skip objects whose kind no CRD defines.")
-@click.option("-v", "--verbose", is_flag=True, help="Also say which documents were skipped and how they were read.")
+@verbose_option("Also say which documents were skipped and how they were read.")
 @allow_empty_option
 @output_options
 def command(paths, crd_paths, to, output, write, roundtrip, target_defaults, webhook_url, converter_cmd, ca_bundle,
-            insecure_skip_tls_verify, tls_server_name, timeout, skip_unknown_kinds, verbose, allow_empty,
+            insecure_skip_tls_verify, tls_server_name, timeout, skip_unknown_kinds, allow_empty,
             output_format, no_color) -> None:
     """Read every custom resource in PATHS as the apiserver would serve it in another version of its
     CRD: the None strategy, the CRD's conversion webhook (or --webhook-url, or a --converter command),
@@ -112,7 +114,8 @@ def command(paths, crd_paths, to, output, write, roundtrip, target_defaults, web
             return EXIT_INPUT
         if nothing_checked(bool(results), allow_empty, "custom resource", paths, skipped):
             return EXIT_INPUT
-        notes = [s.note() for s in skipped] + [f"{_label(c)}: {n}" for c in results for n in c.notes] if verbose else []
+        notes = ([s.note() for s in skipped] + [f"{_label(c)}: {n}" for c in results for n in c.notes]
+                 if resolve_verbose() else [])
         if fmt == "json":
             sys.stdout.write(_render_json(results, roundtrip, skipped))
         elif fmt == "kubectl":

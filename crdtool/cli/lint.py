@@ -17,6 +17,8 @@ from crdtool.cli.common import (
     read_documents,
     resolve_output,
     resolve_quiet,
+    resolve_verbose,
+    verbose_option,
 )
 from crdtool.cli.emit import emit
 from crdtool.cli.settings import current_settings, with_severities
@@ -36,11 +38,11 @@ from crdtool.cli.settings import current_settings, with_severities
               show_default=True, help="How unknown and duplicate fields count, as kubectl's --validate.")
 @click.option("--costs", is_flag=True,
               help="List every CEL rule's estimated cost against the apiserver's per-rule and per-CRD budgets.")
-@click.option("-v", "--verbose", is_flag=True, help="Also say which documents were passed over (not CRDs).")
+@verbose_option("Also say which documents were passed over (not CRDs).")
 @allow_empty_option
 @output_options
 def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[str, ...], fail_on: str,
-            field_validation: str, costs: bool, verbose: bool, output_format: str | None, no_color: bool,
+            field_validation: str, costs: bool, output_format: str | None, no_color: bool,
             allow_empty: bool) -> None:
     """Lint every CustomResourceDefinition in PATHS (files, folders, or - for stdin) as the
     apiserver validates a create (or, with --old or --against, an update). Exit 0 when all would be
@@ -59,7 +61,7 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
                    for d in docs if not is_crd(d)]
         if nothing_checked(len(skipped) < len(docs), allow_empty, "CustomResourceDefinition", paths, skipped):
             return EXIT_INPUT
-        notes: list[str] = [s.note() for s in skipped] if verbose else []
+        notes: list[str] = [s.note() for s in skipped] if resolve_verbose() else []
         if against:
             from crdtool.upgrade.check import lint_against
             from crdtool.upgrade.pairing import read_against

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from crdtool.cli.common import allow_empty_option, output_options, read_documents
+from crdtool.cli.common import allow_empty_option, output_options, read_documents, verbose_option
 from crdtool.cli.settings import current_settings
 from crdtool.load.document import Document
 
@@ -37,7 +37,7 @@ def resource_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--field-validation", type=click.Choice(["Strict", "Warn", "Ignore"]), default="Strict",
                      show_default=True, help="Unknown and duplicate fields: errors, warnings, or ignored."),
         click.option("--skip-unknown-kinds", is_flag=True, help="Skip objects whose kind no CRD defines."),
-        click.option("-v", "--verbose", is_flag=True, help="Also say which documents were skipped and why."),
+        verbose_option("Also say which documents were skipped and why."),
         click.option("-j", "--jobs", type=click.IntRange(1), default=1, show_default=True,
                      help="Worker processes: large inputs are shared out among them."),
     ]

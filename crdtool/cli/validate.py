@@ -6,7 +6,15 @@ import sys
 
 import click
 
-from crdtool.cli.common import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, guarded, nothing_checked, resolve_output
+from crdtool.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_INPUT,
+    EXIT_OK,
+    guarded,
+    nothing_checked,
+    resolve_output,
+    resolve_verbose,
+)
 from crdtool.cli.emit import emit
 from crdtool.cli.resources import resource_options, run_objects
 
@@ -15,7 +23,7 @@ from crdtool.cli.resources import resource_options, run_objects
 @resource_options
 @click.option("--old", "old_paths", multiple=True, type=click.Path(exists=True),
               help="The stored object(s): validate as an update over them (transition rules, ratcheting).")
-def command(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, verbose, jobs,
+def command(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, jobs,
             output_format, no_color, allow_empty, old_paths) -> None:
     """Dry-run a create (or, with --old, an update) of every custom resource in PATHS:
     pruning, defaulting, metadata, schema, list types — the apiserver's errors verbatim.
@@ -34,7 +42,7 @@ def command(paths, crd_paths, version, namespace, field_validation, skip_unknown
         counted = [(outcome.results, "object")]
         if crds:
             counted.insert(0, (crds, "CustomResourceDefinition"))
-        notes = [*outcome.crd_notes, *(outcome.notes if verbose else [])]
+        notes = [*outcome.crd_notes, *(outcome.notes if resolve_verbose() else [])]
         emit(results, fmt, color, _resource, "object", notes, counted, skipped=outcome.skipped)
         return EXIT_FINDINGS if any(not r.valid for r in results) else EXIT_OK
 

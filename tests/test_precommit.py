@@ -3,8 +3,9 @@ on a repository holding a good CRD and custom resource (both hooks pass) and on 
 CRDs and an invalid custom resource (both fail).
 
 Offline: pre-commit builds a virtualenv for the `language: python` hooks and pip-installs crdtool into
-it. The virtualenv sees this interpreter's site-packages (VIRTUALENV_SYSTEM_SITE_PACKAGES), where
-crdtool's dependencies are installed, pip never asks an index (PIP_NO_INDEX), and crdtool is built
+it. The virtualenv sees the site-packages of the interpreter running the tests (on PYTHONPATH; also
+when that is itself a virtualenv), where crdtool's dependencies are installed, pip never asks an index
+(PIP_NO_INDEX), and crdtool is built
 without build isolation (PIP_NO_BUILD_ISOLATION=0: pip's inverted spelling of --no-build-isolation)
 by the setuptools installed here.
 
@@ -18,6 +19,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -27,9 +29,6 @@ FIXTURES = ROOT / "fixtures"
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git, which is not installed"),
-    # A hook's virtualenv sees the base interpreter's site-packages, not those of the virtualenv running
-    # the tests: there, crdtool's dependencies could only come from an index, and this test is offline.
-    pytest.mark.skipif(sys.prefix != sys.base_prefix, reason="offline only when the tests run outside a virtualenv"),
 ]
 
 
@@ -40,7 +39,8 @@ def _git_env(home: Path) -> dict[str, str]:
                GIT_AUTHOR_EMAIL="tests@crdtool.invalid", GIT_COMMITTER_NAME="crdtool tests",
                GIT_COMMITTER_EMAIL="tests@crdtool.invalid", VIRTUALENV_SYSTEM_SITE_PACKAGES="1", PIP_NO_INDEX="1",
                PIP_NO_BUILD_ISOLATION="0", PIP_DISABLE_PIP_VERSION_CHECK="1", PRE_COMMIT_HOME=str(home),
-               PRE_COMMIT_COLOR="never")
+               PRE_COMMIT_COLOR="never",
+               PYTHONPATH=os.pathsep.join(dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))))
     return env
 
 

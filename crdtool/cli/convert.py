@@ -23,6 +23,7 @@ from crdtool.cli.common import (
     read_documents,
     resolve_quiet,
 )
+from crdtool.model.groupversion import group_of
 
 
 def _timeout_ns(value: str) -> int:
@@ -176,7 +177,7 @@ class _ConverterFactory:
 
 def _resource(result) -> str:
     """kubectl's resource name of a result (`pizza.restaurant.programming-kubernetes.info`)."""
-    group = (result.api_version or "").rpartition("/")[0]
+    group = group_of(result.api_version)
     return f"{(result.kind or '').lower()}.{group}"
 
 

@@ -9,6 +9,7 @@ import click
 from crdtool.cli.common import EXIT_FINDINGS, EXIT_OK, guarded, resolve_output
 from crdtool.cli.emit import emit
 from crdtool.cli.resources import resource_options, run_objects
+from crdtool.model.groupversion import group_of
 
 
 @click.command("validate")
@@ -41,5 +42,5 @@ def command(paths, crd_paths, version, namespace, field_validation, skip_unknown
 def _resource(result) -> str:
     if result.kind == "CustomResourceDefinition":
         return "customresourcedefinition.apiextensions.k8s.io"
-    group = (result.api_version or "").rpartition("/")[0]
+    group = group_of(result.api_version)
     return f"{(result.kind or '').lower()}.{group}"

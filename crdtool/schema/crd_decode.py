@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crdtool.model.gofmt import go_float_g, go_json_float, go_quote
+from crdtool.model.gotime import TimeParseError, parse_rfc3339
 
 __all__ = ["MISSING", "DecodeResult", "decode_crd", "semantic_equal"]
 
@@ -514,101 +515,12 @@ def _base64_error(src: bytes) -> int | None:
     return None
 
 
-_LAYOUT = b"2006-01-02T15:04:05Z07:00"
-_CHUNKS = ((b"", b"2006"), (b"-", b"01"), (b"-", b"02"), (b"T", b"15"), (b":", b"04"), (b":", b"05"),
-           (b"", b"Z07:00"))
-_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-
-
-def _time_quote(b: bytes) -> str:
-    """The time package's quote: non-ASCII and control bytes as \\x escapes."""
-    out = ['"']
-    for c in b:
-        if c >= 0x80 or c < 0x20:
-            out.append(f"\\x{c:02x}")
-        else:
-            if c in (0x22, 0x5C):
-                out.append("\\")
-            out.append(chr(c))
-    out.append('"')
-    return "".join(out)
-
-
-def _digits(b: bytes, fixed: bool) -> tuple[int, bytes] | None:
-    """time.getnum: one or two leading digits (exactly two when fixed)."""
-    if not b[:1].isdigit():
-        return None
-    if not b[1:2].isdigit():
-        return None if fixed else (b[0] - 48, b[1:])
-    return (b[0] - 48) * 10 + b[1] - 48, b[2:]
-
-
 def _rfc3339_error(text: str) -> str | None:
     """time.Parse(time.RFC3339, text) as metav1.Time decodes it: the error text, or None."""
-    whole = text.encode("utf-8", "surrogateescape")
-    value = whole
-    year = month = day = 0
-
-    def failed(elem: bytes, layout: bytes) -> str:
-        return (f"parsing time {_time_quote(whole)} as {_time_quote(_LAYOUT)}: cannot parse {_time_quote(elem)} "
-                f"as {_time_quote(layout)}")
-
-    for prefix, std in _CHUNKS:
-        if prefix:
-            if value[:1] != prefix:
-                return failed(value, prefix)
-            value = value[1:]
-        hold = value
-        out_of_range = ""
-        got: tuple[int, bytes] | None
-        if std == b"2006":
-            got = (int(value[:4]), value[4:]) if len(value) >= 4 and value[:4].isdigit() else None
-            if got:
-                year = got[0]
-        elif std == b"Z07:00":
-            if value[:1] == b"Z":
-                got = (0, value[1:])
-            elif len(value) < 6 or value[3:4] != b":":
-                got = None
-            else:
-                hh = _digits(value[1:3], True)
-                mm = _digits(value[4:6], True) if hh else None
-                if hh and hh[0] > 24:
-                    out_of_range = "time zone offset hour"
-                if mm and mm[0] > 60:
-                    out_of_range = "time zone offset minute"
-                got = (0, value[6:]) if hh and mm and value[:1] in (b"+", b"-") else None
-        else:
-            got = _digits(value, std != b"15")
-            if got:
-                n = got[0]
-                if std == b"01":
-                    month = n
-                    out_of_range = "month" if not 1 <= n <= 12 else ""
-                elif std == b"02":
-                    day = n
-                elif std == b"15":
-                    out_of_range = "hour" if n >= 24 else ""
-                elif std == b"04":
-                    out_of_range = "minute" if n >= 60 else ""
-                else:
-                    out_of_range = "second" if n >= 60 else ""
-                    rest = got[1]
-                    if not out_of_range and len(rest) >= 2 and rest[:1] in (b".", b",") and rest[1:2].isdigit():
-                        i = 2
-                        while rest[i:i + 1].isdigit():
-                            i += 1
-                        got = (n, rest[i:])
-        if out_of_range:
-            return f"parsing time {_time_quote(whole)}: {out_of_range} out of range"
-        if got is None:
-            return failed(hold, std)
-        value = got[1]
-    if value:
-        return f"parsing time {_time_quote(whole)}: extra text: {_time_quote(value)}"
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    if day < 1 or day > _DAYS[month - 1] + (1 if month == 2 and leap else 0):
-        return f"parsing time {_time_quote(whole)}: day out of range"
+    try:
+        parse_rfc3339(text)
+    except TimeParseError as err:
+        return str(err)
     return None
 
 

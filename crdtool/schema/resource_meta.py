@@ -17,12 +17,12 @@ error from `metav1.Time`'s own decoder stops the decoding at once. `validate_emb
 
 from __future__ import annotations
 
-import datetime
 import functools
 from typing import Any
 
 from crdtool.model.errors import FieldError
 from crdtool.model.gofmt import go_json, go_json_kind
+from crdtool.model.gotime import TimeParseError, parse_rfc3339
 from crdtool.model.path import Path, child_of, index_of, key_of
 from crdtool.schema.names import is_dns1035_label, validate_path_segment_name
 from crdtool.schema.objectmeta import validate_object_meta
@@ -205,96 +205,14 @@ def decode_object_meta(value: Any) -> dict:
 
 # ---------------------------------------------------------------- metav1.Time
 
-_RFC3339 = "2006-01-02T15:04:05Z07:00"
-_DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-
-
-def _time_quote(s: str) -> str:
-    """The time package's quote(): bytes outside printable ASCII as \\x escapes."""
-    out = ['"']
-    for byte in s.encode("utf-8", "surrogateescape"):
-        ch = chr(byte)
-        if byte >= 0x80 or byte < 0x20:
-            out.append(f"\\x{byte:02x}")
-        elif ch in '"\\':
-            out.append("\\" + ch)
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
-
-def _parse_error(value: str, value_elem: str, layout_elem: str, message: str = "") -> MetaDecodeError:
-    if message:
-        return MetaDecodeError(f"parsing time {_time_quote(value)}{message}")
-    return MetaDecodeError(f"parsing time {_time_quote(value)} as {_time_quote(_RFC3339)}: cannot parse "
-                           f"{_time_quote(value_elem)} as {_time_quote(layout_elem)}")
-
-
-def _digits(s: str, n: int) -> bool:
-    return len(s) >= n and all("0" <= c <= "9" for c in s[:n])
-
-
 def _decode_time(value: Any) -> str:
     """metav1.Time.UnmarshalJSON: time.Parse(time.RFC3339, ...) and back as MarshalJSON writes it (UTC)."""
     if not isinstance(value, str):
         raise MetaDecodeError(f"json: cannot unmarshal {go_json_kind(value)} into Go value of type string")
-    moment = parse_time(value)
-    return f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}T{moment:%H:%M:%S}Z"
-
-
-def parse_time(value: str) -> datetime.datetime:
-    """time.Parse(time.RFC3339, value), in UTC (to the microsecond); MetaDecodeError with Go's text where
-    Go refuses it."""
-    rest = value
-    fields = {}
-    # (literal prefix, element, width, range name, lo, hi) in the order of the layout; the day is checked
-    # against its month at the end
-    steps = (("", "2006", 4, "", 0, 9999), ("-", "01", 2, "month", 1, 12), ("-", "02", 2, "", 0, 99),
-             ("T", "15", 0, "hour", 0, 23), (":", "04", 2, "minute", 0, 59), (":", "05", 2, "second", 0, 59))
-    for prefix, element, width, range_name, lo, hi in steps:
-        if not rest.startswith(prefix):
-            raise _parse_error(value, rest, prefix)
-        rest = rest[len(prefix):]
-        if width == 0:  # a non-fixed hour: one or two digits
-            width = 2 if _digits(rest, 2) else 1
-        if not _digits(rest, width):
-            raise _parse_error(value, rest, element)
-        number, rest = int(rest[:width]), rest[width:]
-        if range_name and not lo <= number <= hi:
-            raise _parse_error(value, "", "", f": {range_name} out of range")
-        fields[element] = number
-    micros = 0
-    if len(rest) >= 2 and rest[0] in ".," and rest[1].isdigit():  # fractional seconds the layout lacks
-        end = 1
-        while end < len(rest) and "0" <= rest[end] <= "9":
-            end += 1
-        micros = int((rest[1:end] + "000000")[:6])
-        rest = rest[end:]
-    offset = 0
-    if rest.startswith("Z"):
-        rest = rest[1:]
-    else:  # ±hh:mm: a range error is reported before a bad sign or digits
-        if len(rest) < 6 or rest[3] != ":":
-            raise _parse_error(value, rest, "Z07:00")
-        digits = _digits(rest[1:3], 2) and _digits(rest[4:6], 2)
-        hours, minutes = (int(rest[1:3]), int(rest[4:6])) if digits else (0, 0)
-        if hours > 24 or minutes > 60:
-            unit = "minute" if minutes > 60 else "hour"
-            raise _parse_error(value, "", "", f": time zone offset {unit} out of range")
-        if not digits or rest[0] not in "+-":
-            raise _parse_error(value, rest, "Z07:00")
-        offset = (hours * 60 + minutes) * (-1 if rest[0] == "-" else 1)
-        rest = rest[6:]
-    if rest:
-        raise _parse_error(value, "", "", f": extra text: {_time_quote(rest)}")
-    year, month, day = fields["2006"], fields["01"], fields["02"]
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    if day < 1 or day > _DAYS_IN_MONTH[month - 1] + (1 if month == 2 and leap else 0):
-        raise _parse_error(value, "", "", ": day out of range")
-    moment = datetime.datetime(year, month, day, fields["15"], fields["04"], fields["05"], micros,
-                               tzinfo=datetime.UTC)
-    return moment - datetime.timedelta(minutes=offset)
+    try:
+        return parse_rfc3339(value).utc_rfc3339()
+    except TimeParseError as err:
+        raise MetaDecodeError(str(err)) from None
 
 
 # ---------------------------------------------------------------- coercion (the 400 before validation)

@@ -126,3 +126,16 @@ def test_a_request_to_another_version_is_refused_by_its_type_meta(tmp_path: Path
     # to its own version it is checked against that version's schema
     _, own = _validate(tmp_path, obj, "--version", "v1")
     assert own == ["spec.size: Invalid value: 9: spec.size in body should be less than or equal to 5"]
+
+
+def test_an_embedded_resource_default_gets_the_same_checks_as_an_object(tmp_path: Path) -> None:
+    crd = tmp_path / "crd.yaml"
+    crd.write_text(CRD.replace("size: {type: integer, maximum: 5}",
+                               "inner: {type: object, x-kubernetes-embedded-resource: true, "
+                               "x-kubernetes-preserve-unknown-fields: true, "
+                               'default: {apiVersion: "", kind: Foo, metadata: {name: "a/b"}}}'))
+    res = CliRunner().invoke(cli, ["lint", "--format", "json", str(crd)])
+    errors = [e["error"] for r in json.loads(res.stdout)["results"] for e in r["errors"]]
+    at = "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[inner].default"
+    assert errors == [f'{at}.apiVersion: Invalid value: "": must not be empty',
+                      f"{at}.metadata.name: Invalid value: \"a/b\": may not contain '/'"]

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from crdtool.model.gofmt import go_float_g, go_json_float, go_quote
+from crdtool.model.gofmt import go_float_g, go_json_float, go_json_kind, go_quote
 from crdtool.model.gotime import TimeParseError, parse_rfc3339
 
 __all__ = ["MISSING", "DecodeResult", "decode_crd", "semantic_equal"]
@@ -267,17 +267,6 @@ def _strict_path(link: _Link, key: str) -> str:
     return "".join(out)
 
 
-def _kind(v: Any) -> str:
-    """The JSON kind encoding/json names in a type error."""
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, (int, float)):
-        return "number"
-    return "array" if isinstance(v, list) else "object"
-
-
 def _literal(v: int | float) -> str:
     """The JSON text of a number as the apiserver received it."""
     return str(v) if isinstance(v, int) else go_json_float(v)
@@ -344,9 +333,9 @@ class _Decoder:
         """A value of the wrong JSON kind: remember encoding/json's error, skip the value."""
         _check_finite(v)
         if go_path is None:
-            self.save(_UnmarshalTypeError(value or _kind(v), t.go))
+            self.save(_UnmarshalTypeError(value or go_json_kind(v), t.go))
         else:
-            self.save(_UnmarshalTypeError(value or _kind(v), t.go, struct, ".".join(_join(go_path))))
+            self.save(_UnmarshalTypeError(value or go_json_kind(v), t.go, struct, ".".join(_join(go_path))))
         return _SKIP
 
     def struct(self, t: _Type, obj: dict, go_path: _Link, s_path: _Link) -> dict:
@@ -437,7 +426,7 @@ class _Decoder:
         if k == K_TIME:
             if not isinstance(v, str):
                 _check_finite(v)
-                raise _Fatal(_in_context(_UnmarshalTypeError(_kind(v), "string"), go_path, struct))
+                raise _Fatal(_in_context(_UnmarshalTypeError(go_json_kind(v), "string"), go_path, struct))
             problem = _rfc3339_error(v)
             if problem is not None:
                 raise _Fatal(problem)
@@ -533,8 +522,8 @@ def _interpret(data: Any) -> str | None:
         return None
     if not isinstance(data, dict):
         _check_finite(data)
-        return f"couldn't get version/kind; json parse error: json: cannot unmarshal {_kind(data)} into Go value of " \
-               f"type {_INTERPRET_TYPE}"
+        return (f"couldn't get version/kind; json parse error: json: cannot unmarshal {go_json_kind(data)} "
+                f"into Go value of type {_INTERPRET_TYPE}")
     for key in sorted(data):
         folded = key.casefold()
         if folded in ("apiversion", "kind"):
@@ -542,8 +531,8 @@ def _interpret(data: Any) -> str | None:
             if v is not None and not isinstance(v, str):
                 _check_finite(v)
                 name = "apiVersion" if folded == "apiversion" else "kind"
-                return f"couldn't get version/kind; json parse error: json: cannot unmarshal {_kind(v)} into Go " \
-                       f"struct field .{name} of type string"
+                return (f"couldn't get version/kind; json parse error: json: cannot unmarshal {go_json_kind(v)} "
+                        f"into Go struct field .{name} of type string")
     return None
 
 

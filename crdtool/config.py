@@ -22,6 +22,7 @@ from crdtool import KUBE_VERSION
 from crdtool.load import InputError
 from crdtool.load.sources import read_text
 from crdtool.load.yamlreader import PLAIN_TAG, YAMLInputError, node_locator, read_yaml_stream
+from crdtool.model.groupversion import group_of
 
 __all__ = ["Config", "find_config", "load_config"]
 
@@ -59,7 +60,7 @@ class Config:
         """Whether a document of this kind is not to be checked (`Kind` or `Kind.group`)."""
         if not kind or not isinstance(kind, str):
             return False
-        group = api_version.rpartition("/")[0] if isinstance(api_version, str) else ""
+        group = group_of(api_version)
         return kind in self.skip_kinds or (bool(group) and f"{kind}.{group}" in self.skip_kinds)
 
 

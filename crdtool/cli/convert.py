@@ -27,6 +27,7 @@ from crdtool.cli.common import (
     resolve_verbose,
     verbose_option,
 )
+from crdtool.model.groupversion import group_of
 
 
 def _timeout_ns(value: str) -> int:
@@ -184,7 +185,7 @@ class _ConverterFactory:
 
 def _resource(result) -> str:
     """kubectl's resource name of a result (`pizza.restaurant.programming-kubernetes.info`)."""
-    group = (result.api_version or "").rpartition("/")[0]
+    group = group_of(result.api_version)
     return f"{(result.kind or '').lower()}.{group}"
 
 

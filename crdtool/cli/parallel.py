@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from crdtool.load.document import Document
+from crdtool.model.groupversion import group_of
 
 __all__ = ["Task", "plan_tasks", "run_tasks"]
 
@@ -40,7 +41,7 @@ def crd_key(doc: Document) -> tuple[str, str]:
 
 
 def object_key(doc: Document) -> tuple[str, str]:
-    return (doc.api_version or "").rpartition("/")[0], str(doc.kind or "")
+    return group_of(doc.api_version), str(doc.kind or "")
 
 
 def plan_tasks(crds: list[Document], objects: list[Document]) -> list[Task]:

@@ -17,6 +17,7 @@ from crdtool.cli.common import (
 )
 from crdtool.cli.emit import emit
 from crdtool.cli.resources import resource_options, run_objects
+from crdtool.model.groupversion import group_of
 
 
 @click.command("validate")
@@ -52,5 +53,5 @@ def command(paths, crd_paths, version, namespace, field_validation, skip_unknown
 def _resource(result) -> str:
     if result.kind == "CustomResourceDefinition":
         return "customresourcedefinition.apiextensions.k8s.io"
-    group = (result.api_version or "").rpartition("/")[0]
+    group = group_of(result.api_version)
     return f"{(result.kind or '').lower()}.{group}"

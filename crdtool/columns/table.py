@@ -154,12 +154,11 @@ def cell_for(column_type: str, value: Any, now: datetime) -> Any:
 
 def parse_time(text: Any) -> datetime | None:
     """A metav1.Time as the apiserver parses it (Go's time.Parse with RFC 3339), or None where it refuses it."""
-    from crdtool.schema.resource_meta import MetaDecodeError
-    from crdtool.schema.resource_meta import parse_time as go_parse_time
+    from crdtool.model.gotime import parse_rfc3339
 
     if not isinstance(text, str):
         return None
     try:
-        return go_parse_time(text)
-    except (MetaDecodeError, ValueError):
+        return parse_rfc3339(text).to_datetime()
+    except ValueError:  # TimeParseError, or a year datetime cannot hold
         return None

@@ -10,6 +10,7 @@ from datetime import datetime
 from crdtool.columns.table import Convertor, Row, Table
 from crdtool.engine.registry import Registry, ServedVersion
 from crdtool.load.document import Document
+from crdtool.model.groupversion import group_of, try_parse_group_version
 
 
 @dataclass(frozen=True)
@@ -65,11 +66,10 @@ def build_view(docs: list[Document], registry: Registry, listing: Listing, now: 
 def _served_version(registry: Registry, doc: Document, api_version: str | None) -> ServedVersion | None:
     if not isinstance(doc.api_version, str) or not isinstance(doc.kind, str):
         return None
-    group = doc.api_version.rpartition("/")[0]
-    if api_version:
-        wanted_group, _, wanted_version = api_version.rpartition("/")
-        if "/" not in api_version or wanted_group == group:
-            return registry.version_of(group, doc.kind, wanted_version)
+    group = group_of(doc.api_version)
+    wanted = try_parse_group_version(api_version) if api_version else None
+    if wanted is not None and ("/" not in api_version or wanted.group == group):
+        return registry.version_of(group, doc.kind, wanted.version)
     return registry.lookup(doc.api_version, doc.kind)
 
 

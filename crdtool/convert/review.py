@@ -23,6 +23,7 @@ import yaml
 from crdtool.convert import gojson
 from crdtool.model.errors import aggregate_text, dedupe
 from crdtool.model.gofmt import GoStruct, go_json, go_json_kind, go_quote, go_type_name
+from crdtool.model.groupversion import try_parse_group_version as parse_group_version
 from crdtool.model.path import Path
 from crdtool.schema.objectmeta import validate_annotations, validate_labels
 
@@ -46,19 +47,6 @@ class ConversionError(Exception):
 
 
 # ---------------------------------------------------------------- group/version helpers
-
-def parse_group_version(api_version: str) -> tuple[str, str] | None:
-    """schema.ParseGroupVersion: (group, version), or None where Go returns an error."""
-    if not api_version or api_version == "/":
-        return "", ""
-    slashes = api_version.count("/")
-    if slashes == 0:
-        return "", api_version
-    if slashes == 1:
-        group, _, version = api_version.partition("/")
-        return group, version
-    return None
-
 
 def gv_text(group: str, version: str) -> str:
     """GroupVersion.String()."""

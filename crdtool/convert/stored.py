@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crdtool.convert.review import ConversionError
-from crdtool.model.gofmt import go_type_name
 from crdtool.schema import defaulting, pruning, resource_meta
 from crdtool.schema.structural import Structural
 
@@ -36,41 +35,11 @@ class Decoded:
 
 
 def object_meta_dropping(meta: Any) -> dict:
-    """GetObjectMetaWithOptions(DropMalformedFields) then SetObjectMeta: each field that does not fit
-    ObjectMeta is dropped on its own (a label map with one non-string value goes whole)."""
+    """GetObjectMetaWithOptions(DropMalformedFields) then SetObjectMeta, its error a ConversionError."""
     try:
-        return resource_meta.decode_object_meta(meta)
-    except resource_meta.MetaDecodeError:
-        pass
-    if not isinstance(meta, dict):
-        raise ConversionError(f"invalid metadata: expected object, got {go_type_name(meta)}")
-    kept = {}
-    for key, value in meta.items():
-        try:
-            resource_meta.decode_object_meta({key: value})
-        except resource_meta.MetaDecodeError:
-            continue
-        kept[key] = value
-    return resource_meta.decode_object_meta(kept)
-
-
-def _coerce_embedded_dropping(value: Any, schema: Structural | None, embedded: frozenset[int]) -> None:
-    """objectmeta.Coerce with DropInvalidFields: embedded resources keep what fits and lose the rest."""
-    if schema is None or id(schema) not in embedded:
-        return
-    if isinstance(value, dict):
-        if schema.x_embedded_resource:
-            if "metadata" in value and isinstance(value["metadata"], dict):
-                value["metadata"] = object_meta_dropping(value["metadata"])
-            for key in ("apiVersion", "kind"):
-                if key in value and not isinstance(value[key], str):
-                    del value[key]
-        for key, item in value.items():
-            sub = schema.properties.get(key)
-            _coerce_embedded_dropping(item, sub if sub is not None else schema.additional_properties_schema, embedded)
-    elif isinstance(value, list):
-        for item in value:
-            _coerce_embedded_dropping(item, schema.items, embedded)
+        return resource_meta.decode_object_meta(meta, drop_malformed=True)
+    except resource_meta.MetaDecodeError as err:
+        raise ConversionError(str(err)) from None
 
 
 def decode_stored(data: dict, schema: Structural | None) -> Decoded:
@@ -80,8 +49,7 @@ def decode_stored(data: dict, schema: Structural | None) -> Decoded:
     if "metadata" in obj:  # read on its own (ObjectMeta), kept in its place
         meta, obj["metadata"] = object_meta_dropping(obj["metadata"]), {}
     pruned = pruning.prune(obj, schema).pruned
-    if schema is not None:
-        _coerce_embedded_dropping(obj, schema, resource_meta.embedded_subtrees(schema))
+    resource_meta.coerce(None, obj, schema, drop_invalid=True)
     if meta is not None:
         if not meta.get("generation"):
             meta["generation"] = 1  # "fixup missing generation in very old CRs"

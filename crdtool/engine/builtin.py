@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from crdtool.model.groupversion import group_of
+
 BUILTIN_GROUPS = frozenset({
     "", "admissionregistration.k8s.io", "apiextensions.k8s.io", "apiregistration.k8s.io", "apps",
     "authentication.k8s.io", "authorization.k8s.io", "autoscaling", "batch", "certificates.k8s.io",
@@ -15,5 +17,5 @@ def is_builtin(api_version: object) -> bool:
     """Whether an apiVersion belongs to a group kube-apiserver serves without any CRD."""
     if not isinstance(api_version, str):
         return False
-    group = api_version.rpartition("/")[0]
+    group = group_of(api_version)
     return group in BUILTIN_GROUPS

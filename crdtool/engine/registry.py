@@ -12,6 +12,7 @@ from typing import Any
 from crdtool.engine.lint import decode_internal, is_crd, lint_document
 from crdtool.engine.results import Result
 from crdtool.load.document import Document
+from crdtool.model.groupversion import from_api_version_and_kind
 
 
 @dataclass(eq=False)
@@ -123,7 +124,7 @@ class Registry:
         return result
 
     def lookup(self, api_version: str, kind: str) -> ServedVersion | None:
-        group, _, version = api_version.rpartition("/")
+        group, version = from_api_version_and_kind(api_version, "").group_version
         found = self.versions.get((group, version, kind))
         return found if found is not None and found.served else None
 

@@ -10,6 +10,7 @@ from typing import Any
 from crdtool.load.document import Document
 from crdtool.model.errors import FieldError
 from crdtool.model.findings import Finding
+from crdtool.model.groupversion import from_api_version_and_kind
 from crdtool.model.notes import Note
 from crdtool.model.path import Path
 
@@ -81,7 +82,7 @@ class Result:
         findings = self.strict_findings
         if self.field_validation != "Strict" or not findings or self.reason == "BadRequest":
             return None
-        version = (self.api_version or "").rpartition("/")[2]
+        version = from_api_version_and_kind(self.api_version, "").version
         return (f'{self.status_kind} in version "{version}" cannot be handled as a {self.status_kind}: '
                 f"strict decoding error: " + ", ".join(findings))
 

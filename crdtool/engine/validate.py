@@ -22,6 +22,7 @@ from crdtool.engine.results import Result
 from crdtool.load.document import Document, InputError
 from crdtool.model.errors import aggregate_message
 from crdtool.model.gofmt import go_json
+from crdtool.model.groupversion import from_api_version_and_kind, group_of
 from crdtool.model.notes import Note
 
 Operation = Literal["validate", "prune", "default"]
@@ -43,7 +44,7 @@ def find_version(registry: Registry, doc: Document, request: Request) -> ServedV
     if not isinstance(api_version, str) or not isinstance(kind, str):
         return None
     if request.version:
-        group = api_version.rpartition("/")[0]
+        group = group_of(api_version)
         return registry.version_of(group, kind, request.version)
     return registry.lookup(api_version, kind)
 
@@ -62,8 +63,6 @@ def _decode(doc: Document, served: ServedVersion, request: Request, result: Resu
     pruned = pruning.prune(obj, served.structural)
     result.pruned = pruned.pruned
     result.field_validation_warnings = result.strict_decoding_errors + pruned.unknown_fields
-    if request.version and op == "validate":  # validated as that version (prune leaves the file's own)
-        obj["apiVersion"] = f"{served.group}/{served.version}"
     try:  # kubectl decodes the root metadata itself before sending (and the apiserver again)
         if "metadata" in obj:
             resource_meta.decode_object_meta(obj["metadata"])
@@ -147,9 +146,9 @@ def unknown_kind(doc: Document, registry: Registry) -> Result:
         result.status = result.client_error = f"Object 'Kind' is missing in '{go_json(doc.data)}'"
         result.reason = "BadRequest"
         return result
-    group = (doc.api_version or "").rpartition("/")[0]
+    group, version = from_api_version_and_kind(doc.api_version, "").group_version
     rejected = registry.rejected.get((group, doc.kind or ""))
-    unserved = registry.versions.get((group, (doc.api_version or "").rpartition("/")[2], doc.kind or ""))
+    unserved = registry.versions.get((group, version, doc.kind or ""))
     if unserved is not None:
         result.status = (f"the CustomResourceDefinition {unserved.crd_name} does not serve {doc.api_version} "
                          "(served: false)")

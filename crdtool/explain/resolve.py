@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from crdtool.load.document import Document
+from crdtool.model.groupversion import GroupVersionError, parse_group_version
 
 
 class ExplainError(Exception):
@@ -229,12 +230,8 @@ class Mapper:
 
 
 def _parse_group_version(text: str) -> tuple[str, str]:
-    """schema.ParseGroupVersion."""
-    if not text or text == "/":
-        return "", ""
-    parts = text.split("/")
-    if len(parts) == 1:
-        return "", text
-    if len(parts) == 2:
-        return parts[0], parts[1]
-    raise ExplainError(f"unexpected GroupVersion string: {text}")
+    """schema.ParseGroupVersion, its error as ExplainError."""
+    try:
+        return parse_group_version(text)
+    except GroupVersionError as err:
+        raise ExplainError(str(err)) from None

@@ -144,11 +144,21 @@ class FieldError:
         return cls(ErrorType.INTERNAL, path, message, message)
 
 
+class TypedString(str):
+    """A string whose Go value is not of type `string`: a named string type (types.UID,
+    ConversionStrategyType, FieldValueErrorReason, ...) or a *string. ErrorBody's `case string`
+    does not match it, so json.Marshal renders it: `"bad\u0007warn"` where %q gives `"bad\awarn"`,
+    and `<`, `>`, `&` escaped."""
+
+    __slots__ = ()
+
+
 def render_bad_value(value: Any) -> str:
-    """How ErrorBody() prints a bad value: %v for numbers and booleans, %q for strings, JSON otherwise."""
+    """How ErrorBody() prints a bad value: %v for numbers and booleans, %q for a Go `string`, JSON
+    otherwise (a TypedString, a list, a map, a struct)."""
     if isinstance(value, (bool, int, float)):
         return go_value(value)
-    if isinstance(value, str):
+    if isinstance(value, str) and not isinstance(value, TypedString):
         return go_quote(value)
     return go_json(value)
 

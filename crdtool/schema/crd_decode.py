@@ -31,7 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from crdtool.model.gofmt import go_float_g, go_json_float, go_quote
+from crdtool.model.gofmt import go_float_g, go_json_float, go_json_kind, go_quote
+from crdtool.model.gotime import TimeParseError, parse_rfc3339
 
 __all__ = ["MISSING", "DecodeResult", "decode_crd", "semantic_equal"]
 
@@ -266,17 +267,6 @@ def _strict_path(link: _Link, key: str) -> str:
     return "".join(out)
 
 
-def _kind(v: Any) -> str:
-    """The JSON kind encoding/json names in a type error."""
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, (int, float)):
-        return "number"
-    return "array" if isinstance(v, list) else "object"
-
-
 def _literal(v: int | float) -> str:
     """The JSON text of a number as the apiserver received it."""
     return str(v) if isinstance(v, int) else go_json_float(v)
@@ -343,9 +333,9 @@ class _Decoder:
         """A value of the wrong JSON kind: remember encoding/json's error, skip the value."""
         _check_finite(v)
         if go_path is None:
-            self.save(_UnmarshalTypeError(value or _kind(v), t.go))
+            self.save(_UnmarshalTypeError(value or go_json_kind(v), t.go))
         else:
-            self.save(_UnmarshalTypeError(value or _kind(v), t.go, struct, ".".join(_join(go_path))))
+            self.save(_UnmarshalTypeError(value or go_json_kind(v), t.go, struct, ".".join(_join(go_path))))
         return _SKIP
 
     def struct(self, t: _Type, obj: dict, go_path: _Link, s_path: _Link) -> dict:
@@ -436,7 +426,7 @@ class _Decoder:
         if k == K_TIME:
             if not isinstance(v, str):
                 _check_finite(v)
-                raise _Fatal(_in_context(_UnmarshalTypeError(_kind(v), "string"), go_path, struct))
+                raise _Fatal(_in_context(_UnmarshalTypeError(go_json_kind(v), "string"), go_path, struct))
             problem = _rfc3339_error(v)
             if problem is not None:
                 raise _Fatal(problem)
@@ -514,101 +504,12 @@ def _base64_error(src: bytes) -> int | None:
     return None
 
 
-_LAYOUT = b"2006-01-02T15:04:05Z07:00"
-_CHUNKS = ((b"", b"2006"), (b"-", b"01"), (b"-", b"02"), (b"T", b"15"), (b":", b"04"), (b":", b"05"),
-           (b"", b"Z07:00"))
-_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-
-
-def _time_quote(b: bytes) -> str:
-    """The time package's quote: non-ASCII and control bytes as \\x escapes."""
-    out = ['"']
-    for c in b:
-        if c >= 0x80 or c < 0x20:
-            out.append(f"\\x{c:02x}")
-        else:
-            if c in (0x22, 0x5C):
-                out.append("\\")
-            out.append(chr(c))
-    out.append('"')
-    return "".join(out)
-
-
-def _digits(b: bytes, fixed: bool) -> tuple[int, bytes] | None:
-    """time.getnum: one or two leading digits (exactly two when fixed)."""
-    if not b[:1].isdigit():
-        return None
-    if not b[1:2].isdigit():
-        return None if fixed else (b[0] - 48, b[1:])
-    return (b[0] - 48) * 10 + b[1] - 48, b[2:]
-
-
 def _rfc3339_error(text: str) -> str | None:
     """time.Parse(time.RFC3339, text) as metav1.Time decodes it: the error text, or None."""
-    whole = text.encode("utf-8", "surrogateescape")
-    value = whole
-    year = month = day = 0
-
-    def failed(elem: bytes, layout: bytes) -> str:
-        return (f"parsing time {_time_quote(whole)} as {_time_quote(_LAYOUT)}: cannot parse {_time_quote(elem)} "
-                f"as {_time_quote(layout)}")
-
-    for prefix, std in _CHUNKS:
-        if prefix:
-            if value[:1] != prefix:
-                return failed(value, prefix)
-            value = value[1:]
-        hold = value
-        out_of_range = ""
-        got: tuple[int, bytes] | None
-        if std == b"2006":
-            got = (int(value[:4]), value[4:]) if len(value) >= 4 and value[:4].isdigit() else None
-            if got:
-                year = got[0]
-        elif std == b"Z07:00":
-            if value[:1] == b"Z":
-                got = (0, value[1:])
-            elif len(value) < 6 or value[3:4] != b":":
-                got = None
-            else:
-                hh = _digits(value[1:3], True)
-                mm = _digits(value[4:6], True) if hh else None
-                if hh and hh[0] > 24:
-                    out_of_range = "time zone offset hour"
-                if mm and mm[0] > 60:
-                    out_of_range = "time zone offset minute"
-                got = (0, value[6:]) if hh and mm and value[:1] in (b"+", b"-") else None
-        else:
-            got = _digits(value, std != b"15")
-            if got:
-                n = got[0]
-                if std == b"01":
-                    month = n
-                    out_of_range = "month" if not 1 <= n <= 12 else ""
-                elif std == b"02":
-                    day = n
-                elif std == b"15":
-                    out_of_range = "hour" if n >= 24 else ""
-                elif std == b"04":
-                    out_of_range = "minute" if n >= 60 else ""
-                else:
-                    out_of_range = "second" if n >= 60 else ""
-                    rest = got[1]
-                    if not out_of_range and len(rest) >= 2 and rest[:1] in (b".", b",") and rest[1:2].isdigit():
-                        i = 2
-                        while rest[i:i + 1].isdigit():
-                            i += 1
-                        got = (n, rest[i:])
-        if out_of_range:
-            return f"parsing time {_time_quote(whole)}: {out_of_range} out of range"
-        if got is None:
-            return failed(hold, std)
-        value = got[1]
-    if value:
-        return f"parsing time {_time_quote(whole)}: extra text: {_time_quote(value)}"
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    if day < 1 or day > _DAYS[month - 1] + (1 if month == 2 and leap else 0):
-        return f"parsing time {_time_quote(whole)}: day out of range"
+    try:
+        parse_rfc3339(text)
+    except TimeParseError as err:
+        return str(err)
     return None
 
 
@@ -621,8 +522,8 @@ def _interpret(data: Any) -> str | None:
         return None
     if not isinstance(data, dict):
         _check_finite(data)
-        return f"couldn't get version/kind; json parse error: json: cannot unmarshal {_kind(data)} into Go value of " \
-               f"type {_INTERPRET_TYPE}"
+        return (f"couldn't get version/kind; json parse error: json: cannot unmarshal {go_json_kind(data)} "
+                f"into Go value of type {_INTERPRET_TYPE}")
     for key in sorted(data):
         folded = key.casefold()
         if folded in ("apiversion", "kind"):
@@ -630,8 +531,8 @@ def _interpret(data: Any) -> str | None:
             if v is not None and not isinstance(v, str):
                 _check_finite(v)
                 name = "apiVersion" if folded == "apiversion" else "kind"
-                return f"couldn't get version/kind; json parse error: json: cannot unmarshal {_kind(v)} into Go " \
-                       f"struct field .{name} of type string"
+                return (f"couldn't get version/kind; json parse error: json: cannot unmarshal {go_json_kind(v)} "
+                        f"into Go struct field .{name} of type string")
     return None
 
 

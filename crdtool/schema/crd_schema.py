@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from crdtool.model.errors import FieldError
+from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.gofmt import go_trim_space
 from crdtool.model.path import Path
 from crdtool.schema.crd_gostruct import schema_props, validation_rule
@@ -426,7 +426,9 @@ class _SchemaWalker:
                                                 "messageExpression must be non-empty if specified"))
             reason = rule.get("reason")
             if reason is not None and reason not in SUPPORTED_VALIDATION_REASONS:
-                errs.append(FieldError.not_supported(rule_path.child("reason"), reason, SUPPORTED_VALIDATION_REASONS))
+                # a FieldValueErrorReason, rendered by json.Marshal
+                errs.append(FieldError.not_supported(rule_path.child("reason"), TypedString(reason),
+                                                     SUPPORTED_VALIDATION_REASONS))
             field_path = rule.get("fieldPath") or ""
             if field_path and not go_trim_space(field_path):
                 errs.append(FieldError.invalid(rule_path.child("fieldPath"), field_path,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from crdtool.model.errors import FieldError
+from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.path import Path
 from crdtool.schema import crd_gostruct
 from crdtool.schema.crd_conversion import validate_conversion, validate_enum
@@ -63,7 +63,8 @@ def validate_crd_update(crd: dict, old: dict, validate_schema: SchemaValidator) 
     errs.extend(_validate_spec(spec, opts, validate_schema, _SPEC))
     names, old_names = spec.get("names") or {}, old_spec.get("names") or {}
     if opts.require_immutable_names:
-        errs.extend(validate_immutable_field(spec.get("scope", ""), old_spec.get("scope", ""), _SPEC.child("scope")))
+        errs.extend(validate_immutable_field(TypedString(spec.get("scope", "")),  # ResourceScope
+                                             old_spec.get("scope", ""), _SPEC.child("scope")))
         errs.extend(validate_immutable_field(names.get("kind", ""), old_names.get("kind", ""),
                                              _SPEC.child("names", "kind")))
     errs.extend(validate_immutable_field(spec.get("group", ""), old_spec.get("group", ""), _SPEC.child("group")))
@@ -241,7 +242,8 @@ def _validate_spec(spec: dict, opts: ValidationOptions, validate_schema: SchemaV
 
     conversion = spec.get("conversion")
     if conversion is not None and conversion.get("strategy") != "None" and preserve:
-        errs.append(FieldError.invalid(path.child("conversion", "strategy"), conversion.get("strategy") or "",
+        errs.append(FieldError.invalid(path.child("conversion", "strategy"),
+                                       TypedString(conversion.get("strategy") or ""),  # ConversionStrategyType
                                        "must be None if spec.preserveUnknownFields is true"))
     errs.extend(validate_conversion(conversion, opts.require_recognized_conversion_review_version,
                                     opts.allow_invalid_ca_bundle, path.child("conversion")))

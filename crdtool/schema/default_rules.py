@@ -15,10 +15,9 @@ from dataclasses import replace
 from typing import Any
 
 from crdtool.model.errors import FieldError, aggregate_text, dedupe
-from crdtool.model.gofmt import go_json_kind
 from crdtool.model.path import Path
-from crdtool.schema.names import is_dns1035_label, validate_path_segment_name
-from crdtool.schema.objectmeta import validate_object_meta
+from crdtool.schema import resource_meta
+from crdtool.schema.defaulting import json_copy
 from crdtool.schema.structural import Structural
 
 META_FIELDS = frozenset(("apiVersion", "kind", "metadata"))
@@ -71,11 +70,12 @@ class _Walker:
         default_path = path.child("default")
         if self.require_pruned and would_prune(value, s):
             self.errs.append(FieldError.invalid(default_path, value, "must not have unknown fields"))
-        problem = coerce_type_meta(default_path, value, s)
+        value = json_copy(value)  # Coerce writes the decoded metadata back (the schema's own default stays)
+        problem = resource_meta.coerce(default_path, value, s, s.x_embedded_resource)
         if problem is not None:
             self.errs.append(problem)
             return
-        meta_errs = validate_type_meta(default_path, value, s)
+        meta_errs = resource_meta.validate_embedded(value, s, default_path, s.x_embedded_resource)
         if meta_errs:
             self.errs.extend(meta_errs)
             return
@@ -89,12 +89,12 @@ class _Walker:
         """A default of (part of) metadata, apiVersion or kind: checked in the object it would land in."""
         value = s.default
         default_path = path.child("default")
-        obj = _surrounding_object(value, steps)
-        problem = coerce_type_meta(Path(), obj, root)
+        obj = _surrounding_object(json_copy(value), steps)
+        problem = resource_meta.coerce(None, obj, root, True)
         if problem is not None:
             self.errs.append(FieldError.invalid(default_path, value, f"must result in valid metadata: {problem}"))
             return
-        meta_errs = validate_type_meta(Path(), obj, root)
+        meta_errs = resource_meta.validate_embedded(obj, root, None, True)
         if meta_errs:
             detail = aggregate_text(dedupe([str(e) for e in meta_errs]))
             self.errs.append(FieldError.invalid(default_path, value, f"must result in valid metadata: {detail}"))
@@ -165,126 +165,3 @@ def _skip_prunes(x: Any, s: Structural | None) -> bool:
     elif isinstance(x, list):
         return any(_skip_prunes(v, s.items) for v in x)
     return False
-
-
-# ------------------------------------------------------------------ embedded TypeMeta and ObjectMeta
-def coerce_type_meta(path: Path, x: Any, s: Structural | None) -> FieldError | None:
-    """objectmeta.Coerce without dropping: the first ill-typed apiVersion, kind or metadata of an embedded resource."""
-    if s is None:
-        return None
-    if isinstance(x, dict):
-        for k, v in x.items():
-            if s.x_embedded_resource:
-                if k in ("apiVersion", "kind") and not isinstance(v, str):
-                    return FieldError.invalid(path.child(k), v, "must be a string")
-                if k == "metadata":
-                    problem = object_meta_type_error(v)
-                    if problem is not None:
-                        return FieldError.invalid(path.child("metadata"), v, problem)
-            prop = s.properties.get(k)
-            if prop is not None:
-                found = coerce_type_meta(path.child(k), v, prop)
-            elif s.additional_properties is not None:
-                found = coerce_type_meta(path.key(k), v, s.additional_properties_schema)
-            else:
-                found = None
-            if found is not None:
-                return found
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            found = coerce_type_meta(path.index(i), v, s.items)
-            if found is not None:
-                return found
-    return None
-
-
-_STRING_MAP_FIELDS = ("labels", "annotations")
-_STRING_FIELDS = ("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion")
-
-
-def object_meta_type_error(meta: Any) -> str | None:
-    """The json.Unmarshal error of decoding metadata into ObjectMeta, for the common field types."""
-    if meta is None:
-        return None
-    if not isinstance(meta, dict):
-        return f"json: cannot unmarshal {go_json_kind(meta)} into Go value of type v1.ObjectMeta"
-    for k in _STRING_FIELDS:
-        v = meta.get(k)
-        if v is not None and not isinstance(v, str):
-            return f"json: cannot unmarshal {go_json_kind(v)} into Go struct field ObjectMeta.{k} of type string"
-    for k in _STRING_MAP_FIELDS:
-        v = meta.get(k)
-        if v is None:
-            continue
-        if not isinstance(v, dict):
-            return (f"json: cannot unmarshal {go_json_kind(v)} into Go struct field ObjectMeta.{k} "
-                    "of type map[string]string")
-        for item in v.values():
-            if item is not None and not isinstance(item, str):
-                return f"json: cannot unmarshal {go_json_kind(item)} into Go struct field ObjectMeta.{k} of type string"
-    finalizers = meta.get("finalizers")
-    if finalizers is not None:
-        if not isinstance(finalizers, list):
-            return (f"json: cannot unmarshal {go_json_kind(finalizers)} into Go struct field ObjectMeta.finalizers "
-                    "of type []string")
-        for item in finalizers:
-            if item is not None and not isinstance(item, str):
-                return (f"json: cannot unmarshal {go_json_kind(item)} into Go struct field ObjectMeta.finalizers "
-                        "of type string")
-    return None
-
-
-
-
-def validate_type_meta(path: Path, x: Any, s: Structural | None) -> list[FieldError]:
-    """objectmeta.Validate: embedded resources need a string apiVersion (a group version) and kind."""
-    if s is None:
-        return []
-    errs: list[FieldError] = []
-    if isinstance(x, dict):
-        if s.x_embedded_resource:
-            errs.extend(_embedded_resource_errors(path, x))
-        for k, v in x.items():
-            prop = s.properties.get(k)
-            if prop is not None:
-                errs.extend(validate_type_meta(path.child(k), v, prop))
-            elif s.additional_properties is not None:
-                errs.extend(validate_type_meta(path.key(k), v, s.additional_properties_schema))
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            errs.extend(validate_type_meta(path.index(i), v, s.items))
-    return errs
-
-
-def _embedded_resource_errors(path: Path, x: dict) -> list[FieldError]:
-    """validateEmbeddedResource: apiVersion and kind are required and well-formed, metadata valid."""
-    errs: list[FieldError] = []
-    if "apiVersion" not in x:
-        errs.append(FieldError.required(path.child("apiVersion"), ""))
-    if "kind" not in x:
-        errs.append(FieldError.required(path.child("kind"), ""))
-    for k, v in x.items():
-        if k == "apiVersion":
-            if not isinstance(v, str):
-                errs.append(FieldError.invalid(path.child("apiVersion"), v, "must be a string"))
-            elif not v:
-                errs.append(FieldError.required(path.child("apiVersion"), ""))
-            elif v.count("/") > 1:
-                errs.append(FieldError.invalid(path.child("apiVersion"), v, f"unexpected GroupVersion string: {v}"))
-        elif k == "kind":
-            if not isinstance(v, str):
-                errs.append(FieldError.invalid(path.child("kind"), v, "must be a string"))
-            elif not v:
-                errs.append(FieldError.required(path.child("kind"), ""))
-            elif problems := is_dns1035_label(v.lower()):
-                errs.append(FieldError.invalid(path.child("kind"), v, "may have mixed case, but should otherwise "
-                                               "match: " + ",".join(problems)))
-        elif k == "metadata":
-            problem = object_meta_type_error(v)
-            if problem is not None:
-                errs.append(FieldError.invalid(path.child("metadata"), v, problem))
-            elif isinstance(v, dict):
-                meta = v if v.get("name") else {**v, "name": "fakename"}
-                errs.extend(validate_object_meta(meta, bool(meta.get("namespace")), validate_path_segment_name,
-                                                 path.child("metadata")))
-    return errs

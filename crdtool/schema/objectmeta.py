@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from crdtool.model.errors import FieldError
+from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.gofmt import GoStruct
+from crdtool.model.groupversion import GroupVersionKind, from_api_version_and_kind
 from crdtool.model.path import Path
 from crdtool.schema.names import (
     NameFunc,
@@ -27,6 +28,9 @@ FIELD_MANAGER_MAX_LENGTH = 128
 MAX_SUBRESOURCE_NAME_LENGTH = 256
 FINALIZER_ORPHAN = "orphan"
 FINALIZER_FOREGROUND = "foregroundDeletion"
+#: ObjectMeta fields whose Go type is not `string` (types.UID, metav1.Time, *metav1.Time): their bad
+#: values are rendered by json.Marshal
+_TYPED_STRING_FIELDS = frozenset({"uid", "creationTimestamp", "deletionTimestamp"})
 
 
 def validate_object_meta(meta: dict | None, namespaced: bool, name_fn: NameFunc, path: Path) -> list[FieldError]:
@@ -83,7 +87,10 @@ def validate_object_meta_update(new: dict | None, old: dict | None, path: Path) 
         errs.append(FieldError.invalid(path.child("generation"), new_generation, "must not be decremented"))
     for name, empty in (("name", ""), ("namespace", ""), ("uid", ""), ("creationTimestamp", None),
                         ("deletionTimestamp", None), ("deletionGracePeriodSeconds", None)):
-        errs.extend(validate_immutable_field(new.get(name, empty), old.get(name, empty), path.child(name)))
+        value = new.get(name, empty)
+        if name in _TYPED_STRING_FIELDS and isinstance(value, str):
+            value = TypedString(value)
+        errs.extend(validate_immutable_field(value, old.get(name, empty), path.child(name)))
     errs.extend(validate_labels(new.get("labels"), path.child("labels")))
     errs.extend(validate_annotations(new.get("annotations"), path.child("annotations")))
     errs.extend(validate_owner_references(new.get("ownerReferences"), path.child("ownerReferences")))
@@ -121,29 +128,44 @@ def validate_annotations(annotations: dict | None, path: Path) -> list[FieldErro
     return errs
 
 
+#: BannedOwners: the kinds that may not own anything.
+BANNED_OWNERS = frozenset({GroupVersionKind("", "v1", "Event")})
+
+
 def _owner_reference_struct(ref: dict) -> GoStruct:
-    out = GoStruct(apiVersion=ref.get("apiVersion", ""), kind=ref.get("kind", ""), name=ref.get("name", ""),
-                   uid=ref.get("uid", ""))
+    """A metav1.OwnerReference as json.Marshal writes it: field order, pointers omitted when nil."""
+    out = GoStruct(apiVersion=ref.get("apiVersion") or "", kind=ref.get("kind") or "", name=ref.get("name") or "",
+                   uid=ref.get("uid") or "")
     for optional in ("controller", "blockOwnerDeletion"):
         if ref.get(optional) is not None:
             out[optional] = ref[optional]
     return out
 
 
-def _group_version(api_version: str) -> tuple[str, str]:
-    """schema.ParseGroupVersion, with an unparseable value read as empty (as FromAPIVersionAndKind does)."""
-    if not api_version or api_version == "/":
-        return "", ""
-    if api_version.count("/") == 0:
-        return "", api_version
-    if api_version.count("/") == 1:
-        group, _, version = api_version.partition("/")
-        return group, version
-    return "", ""
+def validate_owner_reference(ref: dict, path: Path) -> list[FieldError]:
+    """validateOwnerReference: the group version, kind, name and uid must be there (the group may be
+    empty, the legacy group), and the owner's kind may not be a banned one.
+
+    The apiVersion is read with FromAPIVersionAndKind, so an unparseable one has no version either.
+    """
+    api_version, kind = ref.get("apiVersion") or "", ref.get("kind") or ""
+    gvk = from_api_version_and_kind(api_version, kind)
+    errs: list[FieldError] = []
+    if not gvk.version:
+        errs.append(FieldError.invalid(path.child("apiVersion"), api_version, "version must not be empty"))
+    if not gvk.kind:
+        errs.append(FieldError.invalid(path.child("kind"), kind, "must not be empty"))
+    if not ref.get("name"):
+        errs.append(FieldError.invalid(path.child("name"), ref.get("name") or "", "must not be empty"))
+    if not ref.get("uid"):  # types.UID: rendered by json.Marshal
+        errs.append(FieldError.invalid(path.child("uid"), TypedString(ref.get("uid") or ""), "must not be empty"))
+    if gvk in BANNED_OWNERS:
+        errs.append(FieldError.invalid(path, _owner_reference_struct(ref), f"{gvk} is disallowed from being an owner"))
+    return errs
 
 
 def validate_owner_references(refs: list | None, path: Path) -> list[FieldError]:
-    """ValidateOwnerReferences: required identifiers, no Event owners, at most one controller.
+    """ValidateOwnerReferences: each reference valid, at most one with `controller: true`.
 
     The errors name `ownerReferences.<field>` without an index, as the apiserver's do.
     """
@@ -151,21 +173,9 @@ def validate_owner_references(refs: list | None, path: Path) -> list[FieldError]
     first_controller = ""
     for ref in refs or ():
         ref = ref or {}
-        api_version, kind = ref.get("apiVersion") or "", ref.get("kind") or ""
-        group, version = _group_version(api_version)
-        if not version:
-            errs.append(FieldError.invalid(path.child("apiVersion"), api_version, "must not be empty"))
-        if not kind:
-            errs.append(FieldError.invalid(path.child("kind"), kind, "must not be empty"))
-        if not ref.get("name"):
-            errs.append(FieldError.invalid(path.child("name"), ref.get("name") or "", "must not be empty"))
-        if not ref.get("uid"):
-            errs.append(FieldError.invalid(path.child("uid"), ref.get("uid") or "", "must not be empty"))
-        if (group, version, kind) == ("", "v1", "Event"):
-            errs.append(FieldError.invalid(path, _owner_reference_struct(ref),
-                                           "/v1, Kind=Event is disallowed from being an owner"))
+        errs.extend(validate_owner_reference(ref, path))
         if ref.get("controller"):
-            current = f"{kind}/{ref.get('name') or ''}"
+            current = f"{ref.get('kind') or ''}/{ref.get('name') or ''}"
             if first_controller:
                 errs.append(FieldError.invalid(
                     path, [_owner_reference_struct(r or {}) for r in refs],
@@ -209,7 +219,8 @@ def validate_managed_fields(entries: list | None, path: Path) -> list[FieldError
         at = path.index(i)
         operation = entry.get("operation") or ""
         if operation not in ("Apply", "Update"):
-            errs.append(FieldError.invalid(at.child("operation"), operation, "must be `Apply` or `Update`"))
+            errs.append(FieldError.invalid(at.child("operation"), TypedString(operation),  # ManagedFieldsOperationType
+                                           "must be `Apply` or `Update`"))
         fields_type = entry.get("fieldsType") or ""
         if fields_type and fields_type != "FieldsV1":
             errs.append(FieldError.invalid(at.child("fieldsType"), fields_type, "must be `FieldsV1`"))

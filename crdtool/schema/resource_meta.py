@@ -17,19 +17,21 @@ error from `metav1.Time`'s own decoder stops the decoding at once. `validate_emb
 
 from __future__ import annotations
 
-import datetime
 import functools
+from dataclasses import replace
 from typing import Any
 
 from crdtool.model.errors import FieldError
-from crdtool.model.gofmt import go_json, go_json_kind
+from crdtool.model.gofmt import go_json, go_json_kind, go_type_name
+from crdtool.model.gotime import TimeParseError, parse_rfc3339
+from crdtool.model.groupversion import GroupVersionError, from_api_version_and_kind, parse_group_version
 from crdtool.model.path import Path, child_of, index_of, key_of
 from crdtool.schema.names import is_dns1035_label, validate_path_segment_name
 from crdtool.schema.objectmeta import validate_object_meta
-from crdtool.schema.structural import Structural
+from crdtool.schema.structural import Structural, new_structural
 
 __all__ = [
-    "MetaDecodeError", "coerce_metadata", "decode_object_meta", "embedded_subtrees", "handling_error",
+    "MetaDecodeError", "coerce", "coerce_metadata", "decode_object_meta", "embedded_subtrees", "handling_error",
     "validate_embedded",
 ]
 
@@ -190,12 +192,32 @@ class _Decoder:
         return out
 
 
-def decode_object_meta(value: Any) -> dict:
+def decode_object_meta(value: Any, drop_malformed: bool = False) -> dict:
     """GetObjectMeta then SetObjectMeta: the metadata as the apiserver keeps it, or MetaDecodeError.
 
-    A zero creationTimestamp is left out (the apiserver sets it on create, and removes it from embedded
-    resources).
+    With `drop_malformed` (GetObjectMetaWithOptions' DropMalformedFields) a value that does not decode
+    as a whole is decoded field by field, each field that does not fit dropped on its own (a label map
+    with one non-string value goes whole); only a non-object fails then. A zero creationTimestamp is left
+    out (the apiserver sets it on create, and removes it from embedded resources).
     """
+    try:
+        return _decode_whole(value)
+    except MetaDecodeError:
+        if not drop_malformed:
+            raise
+    if not isinstance(value, dict):
+        raise MetaDecodeError(f"invalid metadata: expected object, got {go_type_name(value)}")
+    kept = {}
+    for key, item in value.items():
+        try:
+            _decode_whole({key: item})
+        except MetaDecodeError:
+            continue
+        kept[key] = item
+    return _decode_whole(kept)
+
+
+def _decode_whole(value: Any) -> dict:
     decoder = _Decoder()
     meta = decoder.decode(value, _OBJECT_META, None)
     if decoder.saved is not None:
@@ -205,96 +227,14 @@ def decode_object_meta(value: Any) -> dict:
 
 # ---------------------------------------------------------------- metav1.Time
 
-_RFC3339 = "2006-01-02T15:04:05Z07:00"
-_DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-
-
-def _time_quote(s: str) -> str:
-    """The time package's quote(): bytes outside printable ASCII as \\x escapes."""
-    out = ['"']
-    for byte in s.encode("utf-8", "surrogateescape"):
-        ch = chr(byte)
-        if byte >= 0x80 or byte < 0x20:
-            out.append(f"\\x{byte:02x}")
-        elif ch in '"\\':
-            out.append("\\" + ch)
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
-
-def _parse_error(value: str, value_elem: str, layout_elem: str, message: str = "") -> MetaDecodeError:
-    if message:
-        return MetaDecodeError(f"parsing time {_time_quote(value)}{message}")
-    return MetaDecodeError(f"parsing time {_time_quote(value)} as {_time_quote(_RFC3339)}: cannot parse "
-                           f"{_time_quote(value_elem)} as {_time_quote(layout_elem)}")
-
-
-def _digits(s: str, n: int) -> bool:
-    return len(s) >= n and all("0" <= c <= "9" for c in s[:n])
-
-
 def _decode_time(value: Any) -> str:
     """metav1.Time.UnmarshalJSON: time.Parse(time.RFC3339, ...) and back as MarshalJSON writes it (UTC)."""
     if not isinstance(value, str):
         raise MetaDecodeError(f"json: cannot unmarshal {go_json_kind(value)} into Go value of type string")
-    moment = parse_time(value)
-    return f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}T{moment:%H:%M:%S}Z"
-
-
-def parse_time(value: str) -> datetime.datetime:
-    """time.Parse(time.RFC3339, value), in UTC (to the microsecond); MetaDecodeError with Go's text where
-    Go refuses it."""
-    rest = value
-    fields = {}
-    # (literal prefix, element, width, range name, lo, hi) in the order of the layout; the day is checked
-    # against its month at the end
-    steps = (("", "2006", 4, "", 0, 9999), ("-", "01", 2, "month", 1, 12), ("-", "02", 2, "", 0, 99),
-             ("T", "15", 0, "hour", 0, 23), (":", "04", 2, "minute", 0, 59), (":", "05", 2, "second", 0, 59))
-    for prefix, element, width, range_name, lo, hi in steps:
-        if not rest.startswith(prefix):
-            raise _parse_error(value, rest, prefix)
-        rest = rest[len(prefix):]
-        if width == 0:  # a non-fixed hour: one or two digits
-            width = 2 if _digits(rest, 2) else 1
-        if not _digits(rest, width):
-            raise _parse_error(value, rest, element)
-        number, rest = int(rest[:width]), rest[width:]
-        if range_name and not lo <= number <= hi:
-            raise _parse_error(value, "", "", f": {range_name} out of range")
-        fields[element] = number
-    micros = 0
-    if len(rest) >= 2 and rest[0] in ".," and rest[1].isdigit():  # fractional seconds the layout lacks
-        end = 1
-        while end < len(rest) and "0" <= rest[end] <= "9":
-            end += 1
-        micros = int((rest[1:end] + "000000")[:6])
-        rest = rest[end:]
-    offset = 0
-    if rest.startswith("Z"):
-        rest = rest[1:]
-    else:  # ±hh:mm: a range error is reported before a bad sign or digits
-        if len(rest) < 6 or rest[3] != ":":
-            raise _parse_error(value, rest, "Z07:00")
-        digits = _digits(rest[1:3], 2) and _digits(rest[4:6], 2)
-        hours, minutes = (int(rest[1:3]), int(rest[4:6])) if digits else (0, 0)
-        if hours > 24 or minutes > 60:
-            unit = "minute" if minutes > 60 else "hour"
-            raise _parse_error(value, "", "", f": time zone offset {unit} out of range")
-        if not digits or rest[0] not in "+-":
-            raise _parse_error(value, rest, "Z07:00")
-        offset = (hours * 60 + minutes) * (-1 if rest[0] == "-" else 1)
-        rest = rest[6:]
-    if rest:
-        raise _parse_error(value, "", "", f": extra text: {_time_quote(rest)}")
-    year, month, day = fields["2006"], fields["01"], fields["02"]
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    if day < 1 or day > _DAYS_IN_MONTH[month - 1] + (1 if month == 2 and leap else 0):
-        raise _parse_error(value, "", "", ": day out of range")
-    moment = datetime.datetime(year, month, day, fields["15"], fields["04"], fields["05"], micros,
-                               tzinfo=datetime.UTC)
-    return moment - datetime.timedelta(minutes=offset)
+    try:
+        return parse_rfc3339(value).utc_rfc3339()
+    except TimeParseError as err:
+        raise MetaDecodeError(str(err)) from None
 
 
 # ---------------------------------------------------------------- coercion (the 400 before validation)
@@ -316,12 +256,9 @@ def coerce_metadata(obj: dict, schema: Structural | None, kind: str, version: st
             return str(err)
     object_version = obj.get("apiVersion")
     if (schema is None or obj.get("kind") != kind or not isinstance(object_version, str)
-            or object_version.rpartition("/")[2] != version):
+            or from_api_version_and_kind(object_version, kind).version != version):
         return None
-    embedded = embedded_subtrees(schema)
-    if id(schema) not in embedded:
-        return None
-    err = _coerce(obj, schema, None, embedded)
+    err = coerce(None, obj, schema)
     return None if err is None else str(err)
 
 
@@ -349,29 +286,55 @@ def embedded_subtrees(schema: Structural) -> frozenset[int]:
 
 
 
-def _coerce(value: Any, schema: Structural | None, path: Path | None, embedded: frozenset[int]) -> FieldError | None:
+def coerce(path: Path | None, obj: Any, schema: Structural | None, is_resource_root: bool = False,
+           drop_invalid: bool = False) -> FieldError | None:
+    """objectmeta.Coerce: every embedded resource's apiVersion and kind must be strings and its metadata
+    must decode into ObjectMeta (it is written back as SetObjectMeta writes it, without a zero
+    creationTimestamp); the first problem is returned. With `drop_invalid` (DropInvalidFields, the
+    storage decoder's) nothing is refused: a non-string apiVersion or kind is removed and the metadata
+    keeps the fields that decode. `is_resource_root` treats `obj` itself as a resource. Changes `obj`."""
+    if is_resource_root:
+        schema = _as_resource_root(schema)
+    if schema is None:
+        return None
+    return _coerce(obj, schema, path, embedded_subtrees(schema), drop_invalid)
+
+
+def _as_resource_root(schema: Structural | None) -> Structural:
+    """The schema with x-kubernetes-embedded-resource set, as Coerce and Validate treat a resource root."""
+    if schema is None:
+        return new_structural({"x-kubernetes-embedded-resource": True})
+    return schema if schema.x_embedded_resource else replace(schema, x_embedded_resource=True)
+
+
+def _coerce(value: Any, schema: Structural | None, path: Path | None, embedded: frozenset[int],
+            drop_invalid: bool) -> FieldError | None:
     if schema is None or id(schema) not in embedded:
         return None
     if isinstance(value, dict):
         for key, item in list(value.items()):
             if schema.x_embedded_resource:
                 if key in ("apiVersion", "kind") and not isinstance(item, str):
-                    return FieldError.invalid(child_of(path, key), item, "must be a string")
+                    if drop_invalid:
+                        del value[key]
+                    else:
+                        return FieldError.invalid(child_of(path, key), item, "must be a string")
                 if key == "metadata":
                     try:
-                        value["metadata"] = decode_object_meta(item)
+                        value["metadata"] = decode_object_meta(item, drop_malformed=drop_invalid)
                     except MetaDecodeError as err:
-                        return FieldError.invalid(child_of(path, "metadata"), item, str(err))
+                        if not drop_invalid:
+                            return FieldError.invalid(child_of(path, "metadata"), item, str(err))
             sub = schema.properties.get(key)
             if sub is not None:
-                err = _coerce(item, sub, child_of(path, key), embedded)
+                err = _coerce(item, sub, child_of(path, key), embedded, drop_invalid)
             else:
-                err = _coerce(item, schema.additional_properties_schema, key_of(path, key), embedded)
+                err = _coerce(item, schema.additional_properties_schema, key_of(path, key), embedded, drop_invalid)
             if err is not None:
                 return err
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            err = _coerce(item, schema.items, index_of(path, i), embedded)
+            err = _coerce(item, schema.items, index_of(path, i), embedded, drop_invalid)
             if err is not None:
                 return err
     return None
@@ -379,15 +342,19 @@ def _coerce(value: Any, schema: Structural | None, path: Path | None, embedded: 
 
 # ---------------------------------------------------------------- validation of embedded resources
 
-def validate_embedded(obj: Any, schema: Structural | None) -> list[FieldError]:
-    """objectmeta.Validate(nil, obj, schema, false): the TypeMeta and ObjectMeta of embedded resources."""
+def validate_embedded(obj: Any, schema: Structural | None, path: Path | None = None,
+                      is_resource_root: bool = False) -> list[FieldError]:
+    """objectmeta.Validate: the TypeMeta and ObjectMeta of embedded resources (and of `obj` itself
+    when `is_resource_root`)."""
+    if is_resource_root:
+        schema = _as_resource_root(schema)
     if schema is None:
         return []
     embedded = embedded_subtrees(schema)
     if not embedded:
         return []
     errs: list[FieldError] = []
-    _validate(obj, schema, None, embedded, errs)
+    _validate(obj, schema, path, embedded, errs)
     return errs
 
 
@@ -410,13 +377,6 @@ def _validate(value: Any, schema: Structural | None, path: Path | None, embedded
             _validate(item, schema.items, index_of(path, i), embedded, errs)
 
 
-def _parse_group_version_error(api_version: str) -> str | None:
-    """schema.ParseGroupVersion's error, if any."""
-    if api_version == "/" or api_version.count("/") <= 1:
-        return None
-    return f"unexpected GroupVersion string: {api_version}"
-
-
 def _validate_embedded_resource(value: dict, path: Path | None) -> list[FieldError]:
     """validateEmbeddedResource: apiVersion and kind required and well-formed, metadata valid."""
     errs: list[FieldError] = []
@@ -431,8 +391,11 @@ def _validate_embedded_resource(value: dict, path: Path | None) -> list[FieldErr
                 errs.append(FieldError.invalid(at, item, "must be a string"))
             elif not item:
                 errs.append(FieldError.invalid(at, item, "must not be empty"))
-            elif (message := _parse_group_version_error(item)) is not None:
-                errs.append(FieldError.invalid(at, item, message))
+            else:
+                try:
+                    parse_group_version(item)
+                except GroupVersionError as err:
+                    errs.append(FieldError.invalid(at, item, str(err)))
         elif key == "kind":
             at = child_of(path, key)
             if not isinstance(item, str):

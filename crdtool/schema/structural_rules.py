@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from crdtool.model.errors import FieldError
+from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.gofmt import GoStruct
 from crdtool.model.path import Path
 from crdtool.schema.crd_gostruct import schema_props
@@ -275,7 +275,9 @@ def list_and_map_type_errors(schema: dict, path: Path, require_atomic_set_type: 
 def _set_item_errors(item: dict, path: Path) -> list[FieldError]:
     """Items of a set must be atomic (nested lists atomic, objects x-kubernetes-map-type=atomic)."""
     item_type = item.get("type")
-    item_list_type = item.get("x-kubernetes-list-type")
+    item_list_type = item.get("x-kubernetes-list-type")  # a *string: rendered by json.Marshal
+    if isinstance(item_list_type, str):
+        item_list_type = TypedString(item_list_type)
     if item_type == "array" and item_list_type is not None and item_list_type != "atomic":
         return [FieldError.invalid(path.child("items", "x-kubernetes-list-type"), item_list_type,
                                    "must be atomic as item of a list with x-kubernetes-list-type=set")]

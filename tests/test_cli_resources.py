@@ -199,3 +199,21 @@ def test_a_real_process() -> None:
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 1
     assert proc.stderr.startswith('The CronTab "my-new-cron-object" is invalid: \n* spec.cronSpec')
+
+
+def test_builtin_kinds_are_known_by_the_136_discovery(tmp_path) -> None:
+    manifest = tmp_path / "nm.yaml"
+    manifest.write_text("apiVersion: v1\nkind: configmap\nmetadata: {name: b, namespace: team}\n---\n"
+                        "apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: d}\n---\n"
+                        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ok}\n")
+    res = run("validate", "--no-color", str(manifest))
+    assert res.exit_code == 1
+    assert f'{manifest}:1:1: error: no matches for kind "configmap" in version "v1"' in res.output
+    assert "error[kind-not-served]: apiVersion: no configmap in v1; did you mean v1 ConfigMap?" in res.output
+    assert ("error[kind-not-served]: apiVersion: Deployment is not served in extensions/v1beta1 since Kubernetes "
+            "1.16: use apps/v1") in res.output
+    assert "2 of 2 objects would be rejected; 1 built-in object not checked" in res.output
+    res = run("validate", "--format", "kubectl", str(manifest))
+    assert res.stderr.splitlines()[:2] == [
+        f'error: resource mapping not found for name: "b" namespace: "team" from "{manifest}": no matches for kind '
+        '"configmap" in version "v1"', "ensure CRDs are installed first"]

@@ -65,7 +65,7 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
                 old_paths=(), op: str = "validate", jobs: int = 1) -> Outcome:
     """Read CRDs and objects and run every custom resource through the engine's `op` (over `jobs`
     processes when there are enough objects to share)."""
-    from crdtool.engine.builtin import is_builtin
+    from crdtool.engine.builtin import builtin_lookup, no_kind_match
     from crdtool.engine.lint import is_crd
     from crdtool.engine.skipped import Skipped
     from crdtool.engine.validate import Request
@@ -76,17 +76,21 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
     request = Request(version=version, namespace=namespace, field_validation=field_validation)
     skipped: list[Skipped] = []
     objects: list[Document] = []
+    unmapped: list = []  # kubectl's no-matches answers for built-in groups' kinds 1.36 does not serve
     settings = current_settings()
     for doc in docs:
         if is_crd(doc):
             continue
+        builtin = builtin_lookup(doc)
         if settings.skips(doc.kind, doc.api_version):
             skipped.append(Skipped(doc.source, doc.index, doc.api_version, doc.kind, "skip-kinds",
                                    f"skip-kinds in {settings.source}"))
-        elif is_builtin(doc.api_version):
-            skipped.append(Skipped(doc.source, doc.index, doc.api_version, doc.kind, "built-in", "a built-in kind"))
-        else:
+        elif builtin is None:
             objects.append(doc)
+        elif builtin.no_match:
+            unmapped.append(no_kind_match(doc, builtin))
+        else:
+            skipped.append(Skipped(doc.source, doc.index, doc.api_version, doc.kind, "built-in", "a built-in kind"))
 
     def check(doc: Document, registry: Registry):
         return _check_object(doc, registry, request, skip_unknown_kinds, olds, op)
@@ -101,14 +105,15 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
                 outputs.append(check(doc, registry))
                 advance(1)
             lint_results = registry.lint_results
-    results = []
+    results = list(unmapped)
     for result, passed in outputs:
         if passed is not None:
             skipped.append(passed)
         if result is not None:
             results.append(result)
-    order = {(d.source, d.index): n for n, d in enumerate(docs)}
-    skipped.sort(key=lambda s: order.get((s.source, s.index), 0))
+    order = {id(d): n for n, d in enumerate(docs)}
+    results.sort(key=lambda r: order.get(id(r.document), 0))
+    skipped.sort(key=lambda s: (s.source, s.index))
     inputs = {os.path.realpath(d.source) for d in docs}
     crd_results = [r for r in lint_results if os.path.realpath(r.document.source) in inputs]
     # A CRD named with -c that the apiserver would refuse: shown too, to say why.

@@ -37,7 +37,7 @@ def build_view(docs: list[Document], registry: Registry, listing: Listing, now: 
     tables: dict[tuple[str, str, str], Table] = {}
     convertors: dict[int, Convertor] = {}
     for doc in docs:
-        if is_crd(doc) or is_builtin(doc.api_version):
+        if is_crd(doc) or is_builtin(doc):
             continue
         served = _served_version(registry, doc, listing.api_version)
         if served is None:

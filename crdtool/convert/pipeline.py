@@ -288,7 +288,7 @@ def convert_documents(docs: list[Document], registry: Registry, request: Convert
     for doc in docs:
         if is_crd(doc):
             continue
-        if is_builtin(doc.api_version):
+        if is_builtin(doc):
             skipped.append(Skipped(doc.source, doc.index, doc.api_version, doc.kind, "built-in", "a built-in kind"))
             continue
         if request.skip_unknown_kinds:

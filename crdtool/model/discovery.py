@@ -29,6 +29,7 @@ from functools import cache
 from importlib import resources
 
 from crdtool.model.gofmt import go_quote
+from crdtool.model.groupversion import GroupVersion, GroupVersionError, parse_group_version
 
 KUBERNETES_VERSION = "1.36"
 _DATA_FILE = f"discovery-{KUBERNETES_VERSION}.json"
@@ -61,7 +62,7 @@ class BuiltinKind:
     @property
     def api_version(self) -> str:
         """GroupVersion.String(): `v1` for the core group, `group/version` otherwise."""
-        return _gv_text(self.group, self.version)
+        return str(GroupVersion(self.group, self.version))
 
 
 @dataclass(frozen=True)
@@ -110,10 +111,10 @@ def lookup_kind(api_version: str, kind: str) -> KindLookup:
     """What kubectl's RESTMapper finds for a document of this apiVersion and kind."""
     if not api_version or not kind:
         return KindLookup(Status.INVALID, "", "", kind)
-    parsed = _parse_group_version(api_version)
-    if isinstance(parsed, str):
-        return KindLookup(Status.INVALID, "", "", kind, error=parsed)
-    group, version = parsed
+    try:
+        group, version = parse_group_version(api_version)
+    except GroupVersionError as err:
+        return KindLookup(Status.INVALID, "", "", kind, error=str(err))
     catalog = _catalog()
     if group not in catalog.groups:
         return KindLookup(Status.CUSTOM, group, version, kind)
@@ -166,7 +167,7 @@ def resources_for(name: str, group: str | None = None) -> list[BuiltinKind]:
 
 def no_kind_match_message(kind: str, group: str, version: str) -> str:
     """meta.NoKindMatchError.Error() for one searched version (kubectl searches the document's own)."""
-    return f"no matches for kind {go_quote(kind)} in version {go_quote(_gv_text(group, version))}"
+    return f"no matches for kind {go_quote(kind)} in version {go_quote(str(GroupVersion(group, version)))}"
 
 
 def mapping_not_found_message(name: str, namespace: str, source: str, no_match: str) -> str:
@@ -205,32 +206,9 @@ def _catalog() -> _Catalog:
             (preferred if index == 0 else others).extend(kinds)
     not_served = {}
     for gv, entry in data["notServed"].items():
-        not_served[_parse_group_version(gv)] = {
+        not_served[tuple(parse_group_version(gv))] = {
             "enableable": entry["enableable"],
             "kinds": {kind: tuple(value) for kind, value in entry["kinds"].items()},
         }
     groups = frozenset(g for g, _ in served) | frozenset(g for g, _ in not_served)
     return _Catalog(groups, served, not_served, tuple(preferred + others))
-
-
-# ---------------------------------------------------------------- group versions
-
-def _parse_group_version(text: str) -> tuple[str, str] | str:
-    """schema.ParseGroupVersion: (group, version), or its error text.
-
-    Several modules carry this parse (convert.review, explain.resolve, schema.objectmeta); keep
-    them in step until they share one in crdtool.model.
-    """
-    if not text or text == "/":
-        return "", ""
-    parts = text.split("/")
-    if len(parts) == 1:
-        return "", text
-    if len(parts) == 2:
-        return parts[0], parts[1]
-    return f"unexpected GroupVersion string: {text}"
-
-
-def _gv_text(group: str, version: str) -> str:
-    """GroupVersion.String()."""
-    return f"{group}/{version}" if group else version

@@ -54,10 +54,25 @@ def error_text(result: Result, verb: str = "creating") -> str:
     if result.reason == "Invalid":
         return invalid_text(result)
     if result.reason == "NotFound":
-        return (f"error: resource mapping not found for name: {go_quote(result.name or '')} namespace: "
-                f'"" from {go_quote(source)}: no matches for kind {go_quote(result.kind or "")} in version '
-                f'{go_quote(result.api_version or "")}\nensure CRDs are installed first\n')
+        from crdtool.model.discovery import mapping_not_found_message, no_kind_match_message
+        from crdtool.model.groupversion import from_api_version_and_kind
+
+        gvk = from_api_version_and_kind(result.api_version, result.kind)
+        no_match = no_kind_match_message(gvk.kind, gvk.group, gvk.version)
+        return "error: " + mapping_not_found_message(_text(result.name), _namespace(result.document.data),
+                                                     source, no_match) + "\n"
     return f"Error from server ({result.reason}): error when {verb} {go_quote(source)}: {result.status}\n"
+
+
+def _text(value: object) -> str:
+    """A metadata string as the object accessor reads it ("" when absent or not a string)."""
+    return value if isinstance(value, str) else ""
+
+
+def _namespace(data: object) -> str:
+    """The document's own metadata.namespace, which kubectl's mapping error quotes."""
+    meta = data.get("metadata") if isinstance(data, dict) else None
+    return _text(meta.get("namespace")) if isinstance(meta, dict) else ""
 
 
 def warnings_text(result: Result) -> str:

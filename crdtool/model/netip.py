@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from crdtool.model.gofmt import go_quote
 
-__all__ = ["Addr", "AddrError", "parse_addr"]
+__all__ = ["Addr", "AddrError", "PrefixError", "parse_addr", "parse_prefix"]
 
 _HEX = {ord(c): int(c, 16) for c in "0123456789abcdefABCDEF"}
 
@@ -148,3 +148,31 @@ def _parse_ipv6(text: bytes) -> Addr:
     elif ellipsis >= 0:
         raise AddrError(text, "the :: must expand to at least one field of zeros")
     return Addr(int.from_bytes(ip, "big"), False, _text(zone))
+
+
+class PrefixError(ValueError):
+    """parsePrefixError: `netip.ParsePrefix("<in>"): <msg>`."""
+
+    def __init__(self, text: str, msg: str) -> None:
+        super().__init__(f"netip.ParsePrefix({go_quote(text)}): {msg}")
+
+
+def parse_prefix(s: str) -> tuple[Addr, int]:
+    """netip.ParsePrefix: `address/bits` without a zone, bits in decimal within the address size."""
+    slash = s.rfind("/")
+    if slash < 0:
+        raise PrefixError(s, "no '/'")
+    try:
+        addr = parse_addr(s[:slash])
+    except AddrError as err:
+        raise PrefixError(s, str(err)) from None
+    if not addr.is4 and addr.zone:
+        raise PrefixError(s, "IPv6 zones cannot be present in a prefix")
+    bits = s[slash + 1:]
+    # strconv.Atoi's digits only: no sign, no leading zero, within int64.
+    if not bits or not all("0" <= c <= "9" for c in bits) or (len(bits) > 1 and bits[0] == "0") \
+            or int(bits) > 2**63 - 1:
+        raise PrefixError(s, "bad bits after slash: " + go_quote(bits))
+    if int(bits) > (32 if addr.is4 else 128):
+        raise PrefixError(s, "prefix length out of range")
+    return addr, int(bits)

@@ -13,9 +13,9 @@ import copy
 import pytest
 from conformance_cases import document_for, load_cases, requires_shared
 
+from crdtool.model.gourl import URLError, parse, parse_request_uri
 from crdtool.schema import crd_validation
 from crdtool.schema.crd_conversion import ca_bundle_error
-from crdtool.schema.crd_urlparse import URLError, parse, parse_request_uri
 
 DNS1035_MSG = ("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
                "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
@@ -235,7 +235,7 @@ def test_conversion(conversion, expected):
 
 def test_go_url_parser():
     u = parse("https://user:p@ss@host.example.com:8443/a%20b?x=1#f")
-    assert (u.scheme, u.user, u.host, u.path, u.raw_query, u.fragment) == (
+    assert (u.scheme, u.user_string(), u.host, u.path, u.raw_query, u.fragment) == (
         "https", "user:p%40ss", "host.example.com:8443", "/a b", "x=1", "f")
     with pytest.raises(URLError, match='^parse "https://h:x/": invalid port ":x" after host$'):
         parse("https://h:x/")

@@ -1,15 +1,20 @@
-"""cel-go's wording for the compile errors cel-expr-python reports.
+"""cel-go's wording for the compile and runtime errors cel-expr-python reports.
 
 Both checkers report the same problems at the same positions, in the same `ERROR: <input>:L:C: ...`
 layout with the source line and a caret line, but some texts differ; the apiserver prints cel-go's.
+At run time the two engines fail on the same values with different texts (`cannot convert string
+to int` is cel-go's `type conversion error from 'string' to 'int'`); `go_runtime_error` gives
+cel-go's (common/types, interpreter/attributes.go, common/decls).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-__all__ = ["CompileIssue", "format_issues", "go_error_text"]
+from crdtool.schema.goregexp import re2_error_to_go
+
+__all__ = ["CompileIssue", "format_issues", "go_error_text", "go_runtime_error"]
 
 _STATUS_PREFIX = re.compile(r"^(?!ERROR: )[A-Z_]+: ")
 _STATUS_SUFFIX = re.compile(r" \[[A-Z_]+\]$")
@@ -133,3 +138,87 @@ def _type_names(message: str, type_names: Mapping[str, str]) -> str:
             return "dyn"
         return type_names.get(word, word)
     return _TYPE_WORD.sub(name, message)
+
+
+# ---------------------------------------------------------------- runtime errors
+_RUNTIME_STATUS = re.compile(r"^[A-Z_]+: ")
+# cel-expr-python's type names in overload errors, as cel-go's Type.TypeName() prints them.
+_GO_TYPE_NAMES = {"int64": "int", "uint64": "uint", "null_type": "null_type"}
+# The operand traits of cel-go's values (common/types/*.go), and the functions dispatched on one of them:
+# such a function calls the first operand's method when it has the trait (which answers a type mismatch
+# with `no such overload`), else fails with `no such overload: <function>`; a value that receives calls
+# (string, duration, timestamp) answers `no such overload` itself.
+_TRAITS = {
+    "int": {"add", "compare", "divide", "modulo", "multiply", "negate", "subtract"},
+    "uint": {"add", "compare", "divide", "modulo", "multiply", "subtract"},
+    "double": {"add", "compare", "divide", "multiply", "negate", "subtract"},
+    "string": {"add", "compare", "match", "receive", "size"},
+    "bytes": {"add", "compare", "size"},
+    "bool": {"compare", "negate"},
+    "list": {"add", "contain", "index", "size"},
+    "map": {"contain", "index", "size"},
+    "google.protobuf.Duration": {"add", "compare", "negate", "receive", "subtract"},
+    "google.protobuf.Timestamp": {"add", "compare", "receive", "subtract"},
+}
+_TRAIT_FUNCTIONS = {"_+_": "add", "_-_": "subtract", "_*_": "multiply", "_/_": "divide", "_%_": "modulo",
+                    "-_": "negate", "_<_": "compare", "_<=_": "compare", "_>_": "compare", "_>=_": "compare",
+                    "size": "size", "matches": "match"}
+# Functions bound once for all their overloads whose mismatch is a plain `no such overload`.
+_PLAIN_NO_SUCH_OVERLOAD = {"@in", "!_", "_&&_", "_||_", "_?_:_", "_==_", "_!=_"}
+_OVERLOAD_CALL = re.compile(r"^No matching overloads? found ?: ?(?:\((?P<target>[^()]*)\)\.)?"
+                            r"(?P<fn>[^()\s]+)(?:\((?P<args>.*)\))?$")
+_CONVERSIONS = {"int": "int", "uint": "uint", "double": "double"}
+
+
+def _no_such_overload(m: re.Match) -> str:
+    """cel-go's error for a call no overload of which accepts the arguments' run-time types."""
+    fn = m.group("fn")
+    args = [a.strip() for a in _split_types(m.group("args") or "")]
+    if m.group("target") is not None:
+        args.insert(0, m.group("target").strip())
+    args = [_GO_TYPE_NAMES.get(a, a) for a in args]
+    if fn in _PLAIN_NO_SUCH_OVERLOAD or not args:
+        return "no such overload"
+    trait = _TRAIT_FUNCTIONS.get(fn)
+    if trait is not None:
+        traits = _TRAITS.get(args[0], set())
+        return "no such overload" if trait in traits or "receive" in traits else f"no such overload: {fn}"
+    return f"no such overload: {fn}({', '.join(args)})"
+
+
+def _re2_error(m: re.Match) -> str:
+    return re2_error_to_go(f"{m.group(1)}: {m.group(2)}") or f"error parsing regexp: {m.group(1)}"
+
+
+_RUNTIME_TEXTS: tuple[tuple[re.Pattern, Callable[[re.Match], str]], ...] = (
+    (re.compile(r'^Key not found in map ?: ?"?(.*?)"?$', re.S), lambda m: f"no such key: {m.group(1)}"),
+    (re.compile(r"^No such key: (.*)$", re.S), lambda m: f"no such key: {m.group(1)}"),
+    (re.compile(r"^Index error: index=(-?\d+) size=\d+$"), lambda m: f"index out of bounds: {m.group(1)}"),
+    (re.compile(r"^Index error: expected integer type, got (\S+)$"),
+     lambda m: f"unsupported index type '{_GO_TYPE_NAMES.get(m.group(1), m.group(1))}' in list"),
+    (_OVERLOAD_CALL, _no_such_overload),
+    (re.compile(r"^divide by zero$"), lambda m: "division by zero"),
+    (re.compile(r"^cannot convert string to (int|uint|double)$"),
+     lambda m: f"type conversion error from 'string' to '{_CONVERSIONS[m.group(1)]}'"),
+    (re.compile(r"^(?:String to Duration conversion failed|Duration \".*\" (?:above maximum|below minimum) "
+                r"allowed duration .*)$", re.S),
+     lambda m: "type conversion error from 'string' to 'google.protobuf.Duration'"),
+    (re.compile(r"^String to Timestamp conversion failed$"),
+     lambda m: "type conversion error from 'string' to 'google.protobuf.Timestamp'"),
+    (re.compile(r"^(?:double out of int64 range|uint64 out of int64 range)$"), lambda m: "integer overflow"),
+    (re.compile(r"^(?:double out of uint64 range|int64 out of uint64 range)$"),
+     lambda m: "unsigned integer overflow"),
+    (re.compile(r"^malformed UTF-8 bytes$"), lambda m: "invalid UTF-8 in bytes, cannot convert to string"),
+    (re.compile(r"^(?:sort|flatten)\(\): (.*)$", re.S), lambda m: m.group(1)),
+    (re.compile(r"^invalid regular expression: (.*?): (.*)$", re.S), _re2_error),
+)
+
+
+def go_runtime_error(text: str) -> str:
+    """cel-go's text for a cel-expr-python evaluation error (texts both engines share pass unchanged)."""
+    text = _RUNTIME_STATUS.sub("", text, count=1)
+    for pattern, render in _RUNTIME_TEXTS:
+        m = pattern.match(text)
+        if m:
+            return render(m)
+    return text

@@ -10,11 +10,11 @@ rule is a transition rule.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from crdtool.cel import environment
 from crdtool.cel.compiler import CompiledRule, compile_node
+from crdtool.cel.errors import go_runtime_error
 from crdtool.cel.sized import PER_CALL_LIMIT, RUNTIME_BUDGET, sized_cost, within_call_limit
 from crdtool.cel.values import to_cel
 from crdtool.model.errors import OMIT, FieldError
@@ -27,32 +27,6 @@ from crdtool.schema.values_go import deep_equal
 __all__ = ["rule_validator", "validate", "validate_default"]
 
 MAX_MESSAGE_EXPRESSION_BYTES = 5 * 1024
-_STATUS_PREFIX = re.compile(r"^[A-Z_]+: ")
-_RUNTIME_TEXTS = (
-    (re.compile(r'^Key not found in map ?: ?"?(.*?)"?$'), lambda m: f"no such key: {m.group(1)}"),
-    (re.compile(r"^No such key: (.*)$"), lambda m: f"no such key: {m.group(1)}"),
-    (re.compile(r"^divide by zero$"), lambda m: "division by zero"),
-    (re.compile(r"^Index error: index=(-?\d+) size=\d+$"), lambda m: f"index out of bounds: {m.group(1)}"),
-    (re.compile(r"^No matching overloads? found.*$"), lambda m: "no such overload"),
-    (re.compile(r"^String to Duration conversion failed$"),
-     lambda m: "type conversion error from 'string' to 'google.protobuf.Duration'"),
-    (re.compile(r"^String to Timestamp conversion failed$"),
-     lambda m: "type conversion error from 'string' to 'google.protobuf.Timestamp'"),
-    (re.compile(r"^invalid regular expression: (.*?): (.*)$", re.S),
-     lambda m: f"error parsing regexp: {_RE2_TO_GO.get(m.group(1), m.group(1))}: `{m.group(2)}`"),
-)
-# RE2's texts for a pattern it rejects, as Go's regexp/syntax words them.
-_RE2_TO_GO = {
-    "missing )": "missing closing )", "missing ]": "missing closing ]",
-    "trailing \\": "trailing backslash at end of expression",
-    "no argument for repetition operator": "missing argument to repetition operator",
-    "bad repetition operator": "invalid nested repetition operator",
-    "invalid repetition size": "invalid repeat count",
-    "invalid perl operator": "invalid or unsupported Perl syntax",
-    "invalid named capture group": "invalid named capture",
-}
-
-
 TOO_MANY_ITERATIONS = (
     "not evaluated: the rule runs more than 10,000 iterations here, beyond what crdtool's CEL engine runs; "
     f"its cost on this object is within the apiserver's limit of {PER_CALL_LIMIT:,} per rule, so the "
@@ -63,16 +37,6 @@ BUDGET_UNKNOWN = (
     "not checked: the worst-case cost of this object's rules ({cost:,}) exceeds the apiserver's runtime budget "
     f"of {RUNTIME_BUDGET:,} per object; crdtool cannot count their actual cost, so whether the apiserver would stop "
     "with 'validation failed due to running out of cost budget' is unknown")
-
-
-def go_runtime_error(text: str) -> str:
-    """cel-go's text for a cel-expr-python evaluation error."""
-    text = _STATUS_PREFIX.sub("", text, count=1)
-    for pattern, render in _RUNTIME_TEXTS:
-        m = pattern.match(text)
-        if m:
-            return render(m)
-    return text
 
 
 def rule_validator(root: Structural):

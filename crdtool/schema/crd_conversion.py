@@ -12,8 +12,8 @@ import binascii
 import re
 
 from crdtool.model.errors import FieldError
+from crdtool.model.gourl import URLError, parse
 from crdtool.model.path import Path
-from crdtool.schema.crd_urlparse import URLError, parse
 from crdtool.schema.names import is_dns1035_label, is_dns1123_subdomain, is_valid_port_num
 
 #: The ConversionReview versions the previous apiserver release understands.
@@ -115,7 +115,7 @@ def validate_webhook_url(path: Path, url: str, force_https: bool) -> list[FieldE
     if not u.host:
         errs.append(FieldError.invalid(path, u.host, "host must be specified" + _URL_FORM))
     if u.user is not None:
-        errs.append(FieldError.invalid(path, u.user, "user information is not permitted in the URL"))
+        errs.append(FieldError.invalid(path, u.user_string(), "user information is not permitted in the URL"))
     if u.fragment:
         errs.append(FieldError.invalid(path, u.fragment, "fragments are not permitted in the URL"))
     if u.raw_query:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from crdtool.model.errors import FieldError, TypedString
+from crdtool.model.gourl import URLError, parse_request_uri
 from crdtool.model.path import Path
 from crdtool.schema import crd_gostruct
 from crdtool.schema.crd_conversion import validate_conversion, validate_enum
@@ -30,7 +31,6 @@ from crdtool.schema.crd_extras import (
 )
 from crdtool.schema.crd_options import has_default, has_kubernetes_extension, iter_schemas, spec_schemas
 from crdtool.schema.crd_options import update_options as update_options
-from crdtool.schema.crd_urlparse import URLError, parse_request_uri
 from crdtool.schema.names import is_dns1035_label, is_dns1123_subdomain, name_is_dns_subdomain
 from crdtool.schema.objectmeta import validate_immutable_field, validate_object_meta, validate_object_meta_update
 from crdtool.schema.options import CREATE, ValidationOptions

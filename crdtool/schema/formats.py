@@ -15,6 +15,8 @@ from collections.abc import Callable
 
 import re2
 
+from crdtool.model.gourl import URLError, parse_request_uri
+
 Checker = Callable[[str], bool]
 
 
@@ -112,82 +114,13 @@ def is_mac(s: str) -> bool:
 
 
 # ---------------------------------------------------------------- net/url ParseRequestURI
-_HOST_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:[]<>\"")
-_USERINFO_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._:~!$&'()*+,;=%@")
-
-
-def _bad_percent(s: str, host: bool = False) -> bool:
-    """net/url unescape fails: a % not followed by two hex digits; in a host, an escaped ASCII byte or a
-    character that would need escaping."""
-    i, n = 0, len(s)
-    while i < n:
-        c = s[i]
-        if c == "%":
-            if i + 2 >= n or s[i + 1] not in _HEX or s[i + 2] not in _HEX:
-                return True
-            if host and int(s[i + 1], 16) < 8 and s[i:i + 3] != "%25":
-                return True
-            i += 3
-            continue
-        if host and ord(c) < 0x80 and c not in _HOST_OK:
-            return True
-        i += 1
-    return False
-
-
-def _valid_optional_port(port: str) -> bool:
-    return port == "" or (port[0] == ":" and set(port[1:]) <= _DIGITS)
-
-
-def _valid_host(host: str) -> bool:
-    if host.startswith("["):
-        end = host.rfind("]")
-        if end < 0 or not _valid_optional_port(host[end + 1:]):
-            return False
-    else:
-        colon = host.rfind(":")
-        if colon != -1 and not _valid_optional_port(host[colon:]):
-            return False
-    return not _bad_percent(host, host=True)
-
-
-def _scheme_split(raw: str) -> tuple[str, str] | None:
-    """url.getScheme: (scheme, rest); None for a leading colon (missing protocol scheme)."""
-    for i, c in enumerate(raw):
-        if c.isascii() and c.isalpha():
-            continue
-        if c in "0123456789+-.":
-            if i == 0:
-                return "", raw
-            continue
-        if c == ":":
-            return (raw[:i], raw[i + 1:]) if i else None
-        return "", raw
-    return "", raw
-
-
 def is_request_uri(raw: str) -> bool:
     """url.ParseRequestURI succeeds: an absolute URI or an absolute path (govalidator.IsRequestURI)."""
-    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in raw) or raw == "":
+    try:
+        parse_request_uri(raw)
+    except URLError:
         return False
-    if raw == "*":
-        return True
-    split = _scheme_split(raw)
-    if split is None:
-        return False
-    scheme, rest = split
-    rest = rest.partition("?")[0]  # the query is not validated
-    if not rest.startswith("/"):
-        return scheme != ""
-    if scheme and rest.startswith("//"):
-        authority, slash, path = rest[2:].partition("/")
-        rest = slash + path
-        userinfo, at, host = authority.rpartition("@")
-        if at and (not set(userinfo) <= _USERINFO_OK or _bad_percent(userinfo)):
-            return False
-        if not _valid_host(host if at else authority):
-            return False
-    return not _bad_percent(rest)
+    return True
 
 
 # ---------------------------------------------------------------- net/mail ParseAddress

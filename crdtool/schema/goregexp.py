@@ -43,11 +43,12 @@ def go_regexp_error(pattern: str) -> str | None:
     try:
         re2.compile(pattern, options=_OPTIONS)
     except re2.error as err:
-        return _translate(err.args[0] if err.args else b"")
+        return re2_error_to_go(err.args[0] if err.args else b"")
     return _go_only_error(pattern)
 
 
-def _translate(raw: bytes | str) -> str | None:
+def re2_error_to_go(raw: bytes | str) -> str | None:
+    """Go's regexp.Compile error text for an RE2 error text (None: an RE2-only failure Go does not have)."""
     msg = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
     if msg.startswith(_RE2_ONLY_FAILURES):
         return None

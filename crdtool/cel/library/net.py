@@ -1,6 +1,6 @@
 """Kubernetes' IP and CIDR libraries (k8s.io/apiserver/pkg/cel/library ip.go, cidr.go).
 
-Addresses parse as Go's netip does (dotted quads without leading zeros, IPv6 without zones);
+Addresses and prefixes parse as Go's netip does (model/netip.py), with its error texts; zones and
 IPv4-mapped IPv6 addresses are refused, as the library refuses them.
 """
 
@@ -13,6 +13,7 @@ from cel_expr_python import cel
 from crdtool.cel.library.functions import Library
 from crdtool.cel.library.opaque import cel_type, make
 from crdtool.model.gofmt import go_quote
+from crdtool.model.netip import AddrError, PrefixError, parse_addr, parse_prefix
 
 __all__ = ["library"]
 
@@ -20,28 +21,28 @@ IP, CIDR = "net.IP", "net.CIDR"
 
 
 def _parse_ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
-    if "%" in text:
-        raise ValueError("IP address with zone value is not allowed")
+    """parseIPAddr: netip.ParseAddr, then no zone and no IPv4-mapped IPv6 address."""
     try:
-        addr = ipaddress.ip_address(text)
-    except ValueError:
-        raise ValueError(f"IP Address {go_quote(text)} parse error during conversion from string: "
-                         f"ParseAddr({go_quote(text)}): unable to parse IP") from None
-    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
-        raise ValueError("IPv4-mapped IPv6 address is not allowed")
-    return addr
+        addr = parse_addr(text)
+    except AddrError as err:
+        raise ValueError(f"IP Address {go_quote(text)} parse error during conversion from string: {err}") from None
+    if addr.zone:
+        raise ValueError(f"IP address {go_quote(text)} with zone value is not allowed")
+    if addr.is4in6:
+        raise ValueError(f"IPv4-mapped IPv6 address {go_quote(text)} is not allowed")
+    return ipaddress.ip_address(text)
 
 
 def _parse_cidr(text: str) -> ipaddress.IPv4Interface | ipaddress.IPv6Interface:
-    if "/" not in text:
+    """stringToCIDR over parseCIDR: netip.ParsePrefix (its error wrapped twice), no IPv4-mapped address."""
+    try:
+        addr, _ = parse_prefix(text)
+    except PrefixError as err:
         raise ValueError("network address parse error during conversion from string: network address parse "
-                         f"error during conversion from string: netip.ParsePrefix({go_quote(text)}): no '/'")
-    addr_text, _, bits = text.partition("/")
-    addr = _parse_ip(addr_text)
-    if not bits.isdigit() or (len(bits) > 1 and bits[0] == "0") or int(bits) > addr.max_prefixlen:
-        raise ValueError("network address parse error during conversion from string: network address parse "
-                         f"error during conversion from string: netip.ParsePrefix({go_quote(text)}): "
-                         f"bad bits after slash: {go_quote(bits)}")
+                         f"error during conversion from string: {err}") from None
+    if addr.is4in6:
+        raise ValueError("network address parse error during conversion from string: "
+                         f"IPv4-mapped IPv6 address {go_quote(text)} is not allowed")
     return ipaddress.ip_interface(text)
 
 

@@ -6,6 +6,7 @@ import re2
 from cel_expr_python import cel
 
 from crdtool.cel.library.functions import Library
+from crdtool.schema.goregexp import go_regexp_error
 
 __all__ = ["library"]
 
@@ -14,10 +15,11 @@ _OPTIONS.log_errors = False
 
 
 def _compile(pattern: str):
-    try:
-        return re2.compile(pattern, _OPTIONS)
-    except re2.error as err:
-        raise ValueError(f"Illegal regex: error parsing regexp: {err}") from None
+    """regexp.Compile, failing with the library's `Illegal regex: <Go's error>`."""
+    error = go_regexp_error(pattern)
+    if error is not None:
+        raise ValueError(f"Illegal regex: {error}")
+    return re2.compile(pattern, _OPTIONS)
 
 
 def _find(text: str, pattern: str) -> str:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from crdtool.load import InputError, load_inputs, read_source
+from crdtool.load import InputError, load_inputs, read_source, yamlreader
 from crdtool.load.gotyping import resolve_plain
+from crdtool.load.yamlreader import DEPTH_MESSAGE, document_start_lines
 
 
 @pytest.mark.parametrize(
@@ -87,6 +90,67 @@ def test_unreadable_yaml_is_an_input_error_with_a_position(text: str, message: s
         read_source("bad.yaml", text)
     assert message in str(err.value)
     assert str(err.value).startswith("bad.yaml:")
+
+
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [
+        ("a: " + "[" * 10000 + "]" * 10000 + "\n", (1, 3 + 10000)),  # the mapping is level 1: the last `[` is 10,001
+        ("- " * 10001 + "x\n", (1, 2 * 10000 + 1)),
+        ("a:\n" + "".join(" " * (i + 1) + f"k{i}:\n" for i in range(10000)), (10001, 10001)),
+    ],
+    ids=["flow", "compact-block", "indented-block"],
+)
+def test_too_deep_input_gets_crdtools_message_at_the_level_beyond_the_limit(text, position) -> None:
+    with pytest.raises(InputError) as err:
+        read_source("deep.yaml", text)
+    assert (err.value.message, err.value.line, err.value.column) == (DEPTH_MESSAGE, *position)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["a: " + "[" * 9999 + "]" * 9999 + "\n", "a: " + "{b: " * 2000 + "1" + "}" * 2000 + "\n",
+     "a:\n" + "".join(" " * (i + 1) + f"k{i}:\n" for i in range(1500))],
+    ids=["flow-10000-levels", "flow-maps-2000", "indented-1500"],
+)
+def test_nesting_up_to_go_yamls_limit_is_read(text: str) -> None:
+    """go-yaml reads 10,000 levels; a YAML parser's own lower limit must not refuse them."""
+    assert read_source("deep.yaml", text)[0].data["a"] is not None
+
+
+def test_a_parser_that_refuses_deep_input_in_its_own_words_is_overruled(monkeypatch) -> None:
+    """Whatever the installed libyaml says about nesting, crdtool decides with its own limit."""
+    from yaml import Mark
+    from yaml.scanner import ScannerError
+
+    def limited(text):
+        mark = Mark("", 1002, 0, 1002, None, None)
+        raise ScannerError("while scanning", None, "nesting beyond this parser's limit", mark)
+
+    monkeypatch.setattr(yamlreader, "_compose_with_libyaml", limited)
+    assert read_source("x.yaml", "a: " + "[" * 600 + "]" * 600 + "\n")[0].data["a"] is not None
+    with pytest.raises(InputError, match="YAML syntax error: nesting beyond") as err:
+        read_source("x.yaml", "a: [1]\n")  # shallow text: the parser's error is a syntax error
+    assert (err.value.line, err.value.column) == (1, 1003)
+
+
+def test_many_documents_are_read_in_linear_time(tmp_path) -> None:
+    """The documents' start lines are found in one pass (this took minutes when each was a scan)."""
+    many = tmp_path / "many.yaml"
+    many.write_text("".join(f"---\nkind: K\nmetadata:\n  name: n{i}\nx: 1\nx: 2\n" for i in range(50_000)))
+    dashes = tmp_path / "dashes.yaml"
+    dashes.write_text("---\n" * 200_000 + "kind: K\n")
+    start = time.perf_counter()
+    docs = load_inputs([str(many)])
+    assert time.perf_counter() - start < 30
+    assert len(docs) == 50_000 and docs[-1].duplicate_keys == [(5, "x")] and docs[-1].locate(("x",)) == (300_000, 1)
+    start = time.perf_counter()
+    assert [(d.index, d.locate(("kind",))) for d in load_inputs([str(dashes)])] == [(199_999, (200_001, 1))]
+    assert time.perf_counter() - start < 30
+
+
+def test_document_start_lines() -> None:
+    assert document_start_lines("a: 1\n---\nb: 1\n--- c\n\n---\n") == [0, 2, 4, 6]
 
 
 def test_alias_bomb_is_refused() -> None:

@@ -113,7 +113,8 @@ class _LazyNodes:
     def locator(self, index: int):
         def locate(segments: tuple) -> tuple[int, int] | None:
             if self.nodes is None:
-                self.nodes = compose_documents(self.text)
+                with _without_cyclic_gc():
+                    self.nodes = compose_documents(self.text)
             return node_locator(self.nodes[index] if index < len(self.nodes) else None)(segments)
 
         return locate

@@ -9,16 +9,28 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import yaml
+import yaml._yaml
 from yaml._yaml import CParser
+from yaml.composer import ComposerError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from crdtool.load.gotyping import MERGE, json_number, key_string, resolve_plain, resolve_tagged
 
 MAX_DEPTH = 10000
+DEPTH_MESSAGE = f"nesting deeper than {MAX_DEPTH} levels"
+#: Nesting that libyaml's recursive composer is known to handle; deeper text is composed from events.
+_RECURSION_SAFE_DEPTH = MAX_DEPTH // 3
+#: libyaml's nesting limit while crdtool reads: beyond MAX_DEPTH by more than its scanner looks
+#: ahead (a simple key stays possible for 1,024 characters), so crdtool's own check speaks first.
+_LIBYAML_NESTING = MAX_DEPTH + 2048
+#: Text that cannot nest this deep before libyaml's error has a syntax error; deeper, it may be libyaml's own limit.
+_PARSER_LIMIT_FLOOR = 100
 _PLAIN = "!plain"
 _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
@@ -53,34 +65,94 @@ class _Composer(CParser):
         return _SEQ if kind is SequenceNode else _MAP
 
 
-def _check_depth_cheaply(text: str) -> None:
-    """Reject nesting deeper than MAX_DEPTH before libyaml's recursive composer sees it.
+def _may_nest_deeper_than(text: str, depth: int) -> bool:
+    """A cheap bound: False only if no document of the text can nest deeper than about `depth`.
 
-    libyaml composes recursively (deep input crashes the process); a cheap bound on
-    the possible depth clears ordinary files, and only suspicious ones get parsed
-    event by event.
+    Flow collections need a bracket per level, block collections an indentation column
+    per level (or a compact `- - -` run).
     """
-    flow = text.count("[") + text.count("{")
-    if flow < MAX_DEPTH // 3 and ("\n" + " " * (MAX_DEPTH // 3)) not in text and not _COMPACT_RUN.search(text):
-        return
-    depth = 0
-    try:
-        events = list(_bounded_events(text))
-    except yaml.YAMLError as err:
-        raise _syntax_error(err) from None
+    return (text.count("[") + text.count("{") >= depth or ("\n" + " " * depth) in text
+            or _COMPACT_RUN.search(text) is not None)
+
+
+def _text_through_error(text: str, err: yaml.YAMLError) -> str:
+    """The text up to the end of the line where a parser stopped (all of it if no place is known)."""
+    mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
+    if mark is None:
+        return text
+    end = -1
+    for _ in range(mark.line + 1):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return text
+    return text[:end]
+
+
+def _too_deep(mark: Any) -> YAMLInputError:
+    return YAMLInputError(DEPTH_MESSAGE, mark.line + 1, mark.column + 1)
+
+
+def _compose_events(events: Iterable[yaml.Event]) -> list[Node | None]:
+    """The root node of every document, built from parser events without recursion.
+
+    The nodes are those libyaml's composer makes (tags resolved by `_Composer.resolve`,
+    aliases as the anchored node itself); nesting deeper than MAX_DEPTH is refused in
+    crdtool's own words, whatever limit the parser has.
+    """
+    roots: list[Node | None] = []
+    anchors: dict[str, Node] = {}
+    root: Node | None = None
+    open_nodes: list[Node] = []
+    pending_keys: list[Node | None] = []  # per open collection: a mapping's key awaiting its value
+
+    def add(node: Node) -> None:
+        nonlocal root
+        if not open_nodes:
+            root = node
+        elif isinstance(open_nodes[-1], SequenceNode):
+            open_nodes[-1].value.append(node)
+        elif pending_keys[-1] is None:
+            pending_keys[-1] = node
+        else:
+            open_nodes[-1].value.append((pending_keys[-1], node))
+            pending_keys[-1] = None
+
+    def remember(anchor: str | None, node: Node) -> None:
+        if anchor is not None:
+            anchors[anchor] = node
+
     for event in events:
-        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-            depth += 1
-            if depth > MAX_DEPTH:
-                mark = event.start_mark
-                raise YAMLInputError(f"nesting deeper than {MAX_DEPTH} levels", mark.line + 1, mark.column + 1)
-        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-            depth -= 1
-
-
-def _bounded_events(text: str):
-    """libyaml's events, parsed without composing (no recursion)."""
-    yield from yaml.parse(text, Loader=yaml.CSafeLoader)
+        if isinstance(event, yaml.ScalarEvent):
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = _PLAIN if event.implicit[0] else _STR
+            node: Node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+            remember(event.anchor, node)
+            add(node)
+        elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if len(open_nodes) >= MAX_DEPTH:
+                raise _too_deep(event.start_mark)
+            sequence = isinstance(event, yaml.SequenceStartEvent)
+            tag = event.tag if event.tag not in (None, "!") else (_SEQ if sequence else _MAP)
+            node = (SequenceNode if sequence else MappingNode)(tag, [], event.start_mark, None,
+                                                               flow_style=event.flow_style)
+            remember(event.anchor, node)
+            add(node)
+            open_nodes.append(node)
+            pending_keys.append(None)
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            open_nodes.pop().end_mark = event.end_mark
+            pending_keys.pop()
+        elif isinstance(event, yaml.AliasEvent):
+            if event.anchor not in anchors:
+                raise ComposerError(None, None, f"found undefined alias {event.anchor!r}",
+                                    event.start_mark)
+            add(anchors[event.anchor])
+        elif isinstance(event, yaml.DocumentStartEvent):
+            anchors, root = {}, None
+        elif isinstance(event, yaml.DocumentEndEvent):
+            roots.append(root)
+    return roots
 
 
 def _syntax_error(err: yaml.YAMLError) -> YAMLInputError:
@@ -93,19 +165,58 @@ def _syntax_error(err: yaml.YAMLError) -> YAMLInputError:
     return YAMLInputError(message, mark.line + 1, mark.column + 1)
 
 
-def compose_documents(text: str) -> list[Node | None]:
-    """The root node of every document in a YAML stream."""
-    _check_depth_cheaply(text)
+def _compose_with_libyaml(text: str) -> list[Node | None]:
     parser = _Composer(text)
     nodes: list[Node | None] = []
     try:
         while parser.check_node():
             nodes.append(parser.get_node())
-    except yaml.YAMLError as err:
-        raise _syntax_error(err) from None
     finally:
         parser.dispose()
     return nodes
+
+
+@contextmanager
+def _libyaml_nesting_allowed(levels: int) -> Iterator[None]:
+    """libyaml's own nesting limit raised to `levels` while crdtool parses, where libyaml has one
+    and PyYAML lets it be set (the setting is process-wide; the old value is put back)."""
+    get = getattr(yaml._yaml, "_get_max_nest_level", None)
+    set_ = getattr(yaml._yaml, "_set_max_nest_level", None)
+    old = get() if get is not None and set_ is not None else -1
+    if old < 0 or old >= levels:  # -1: no limit in this libyaml, or it cannot be changed
+        yield
+        return
+    set_(levels)
+    try:
+        yield
+    finally:
+        set_(old)
+
+
+def compose_documents(text: str) -> list[Node | None]:
+    """The root node of every document in a YAML stream.
+
+    libyaml's composer is fast but recursive, and libyaml releases differ in a nesting
+    limit of their own (0.2.6 refuses 1,000 levels, in its own words) where go-yaml
+    allows 10,000. So libyaml's limit is raised beyond crdtool's where PyYAML allows it,
+    text that may nest deeply is composed from events without recursion, and an error
+    libyaml still raises where the text may already nest deeply is decided again by the
+    pure-Python parser (slower, no nesting limit of its own): the depth limit and its
+    message are crdtool's, whatever the parser and its version.
+    """
+    try:
+        with _libyaml_nesting_allowed(_LIBYAML_NESTING):
+            if _may_nest_deeper_than(text, _RECURSION_SAFE_DEPTH):
+                return _compose_events(yaml.parse(text, Loader=yaml.CSafeLoader))
+            return _compose_with_libyaml(text)
+    except yaml.YAMLError as err:
+        error = err
+    if _may_nest_deeper_than(_text_through_error(text, error), _PARSER_LIMIT_FLOOR):
+        try:
+            return _compose_events(yaml.parse(text, Loader=yaml.SafeLoader))
+        except yaml.YAMLError as err:
+            error = err
+    raise _syntax_error(error) from None
 
 
 class _AliasBudget:
@@ -160,8 +271,7 @@ def construct(root: Node, duplicates: list[tuple[int, str]], line_offset: int = 
         else:
             seen_ids.add(node_id)
         if depth > MAX_DEPTH:
-            raise YAMLInputError(f"nesting deeper than {MAX_DEPTH} levels", node.start_mark.line + 1,
-                                 node.start_mark.column + 1)
+            raise _too_deep(node.start_mark)
         if isinstance(node, ScalarNode):
             value = _scalar(node)
             container[slot] = None if value is MERGE else value
@@ -247,8 +357,11 @@ def node_locator(root: Node | None) -> Callable[[tuple], tuple[int, int] | None]
 def document_start_lines(text: str) -> list[int]:
     """0-based line numbers just after each `---` separator (where a document's own lines begin)."""
     starts = [0]
+    line = scanned = 0
     for m in _DOC_SEPARATOR.finditer(text):
-        starts.append(text.count("\n", 0, m.start()) + 1)
+        line += text.count("\n", scanned, m.start())
+        scanned = m.start()
+        starts.append(line + 1)
     return starts
 
 
@@ -262,8 +375,7 @@ def read_yaml_stream(text: str) -> list[tuple[Any, Node | None, list[tuple[int, 
         if node is None:
             out.append((None, None, duplicates))
             continue
-        line = node.start_mark.line
-        offset = max((s for s in starts if s <= line), default=0)
+        offset = starts[bisect_right(starts, node.start_mark.line) - 1]
         value = construct(node, duplicates, offset)
         duplicates.sort()
         out.append((value, node, duplicates))

@@ -193,3 +193,42 @@ def test_a_real_process() -> None:
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 1
     assert proc.stderr.startswith('The CronTab "my-new-cron-object" is invalid: \n* spec.cronSpec')
+
+
+HUGE = "1" * 5000  # beyond Python's 4,300-digit int conversion, and beyond float64
+
+
+def test_a_yaml_number_beyond_float64_is_the_string_go_yaml_makes_of_it(tmp_path) -> None:
+    """go-yaml resolves a plain scalar that strconv cannot read as int64, uint64 or float64 to a string."""
+    for literal in (HUGE, "1e400"):
+        cr = tmp_path / "cr.yaml"
+        cr.write_text(f"apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {{name: x}}\n"
+                      f"spec:\n  replicas: {literal}\n")
+        res = run("validate", "--no-color", "-c", CRD, str(cr))
+        assert res.exit_code == 1 and "Traceback" not in res.output
+        assert (f'{cr}:5:3: error: spec.replicas: Invalid value: "string": spec.replicas in body must be of type '
+                f'integer: "string"') in res.output
+
+
+def test_a_json_number_beyond_float64_is_refused_with_gos_text(tmp_path) -> None:
+    """kubectl decodes a JSON input with Go's JSON reader, which cannot hold the number in a float64."""
+    for literal in (HUGE, "-1e400"):
+        cr = tmp_path / "cr.json"
+        cr.write_text('{"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "x"},\n'
+                      f' "spec": {{"replicas": {literal}}}}}\n')
+        res = run("validate", "-c", CRD, str(cr))
+        assert res.exit_code == 2 and "Traceback" not in res.output
+        assert (f"{cr}:2:23: error: json: cannot unmarshal number {literal} into Go value of type float64"
+                in res.stderr)
+
+
+def test_a_json_number_within_float64_is_read_as_the_apiserver_reads_it(tmp_path) -> None:
+    cr = tmp_path / "cr.json"
+    cr.write_text('{"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "x"}, '
+                  '"spec": {"replicas": 1' + "0" * 300 + ', "image": 1e-400}}')
+    res = run("validate", "--format", "json", "-c", CRD, str(cr))
+    assert res.exit_code == 1, res.output
+    errors = {e["field"]: e["error"] for e in json.loads(res.stdout)["results"][0]["errors"]}
+    assert errors["spec.replicas"].startswith("spec.replicas: Invalid value: 1e+300: spec.replicas in body should be")
+    assert errors["spec.image"] == ('spec.image: Invalid value: "integer": spec.image in body must be of type '
+                                    'string: "integer"')

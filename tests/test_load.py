@@ -21,6 +21,10 @@ from crdtool.load.yamlreader import DEPTH_MESSAGE, document_start_lines
         ("9223372036854775807", 9223372036854775807), ("9223372036854775808", 9.223372036854775808e18),
         ("2001-12-14", "2001-12-14"), ("2001-12-14t21:59:43.10-05:00", "2001-12-14t21:59:43.10-05:00"),
         ("1:20", "1:20"), ("=", "="), ("0.1.2", "0.1.2"), ("v1", "v1"),
+        # beyond float64 (and beyond Python's 4,300-digit int conversion): strconv fails, the scalar stays a string
+        ("1" * 5000, "1" * 5000), ("1e400", "1e400"), ("-1e400", "-1e400"), ("0x" + "f" * 17, "0x" + "f" * 17),
+        ("0b" + "1" * 2000, "0b" + "1" * 2000), ("0b", "0b"), ("1e-400", 0), ("1" * 300, float("1" * 300)),
+        ("0x" + "0" * 40 + "ff", 255), ("0" * 30 + "7", 7), ("18446744073709551615", 1.8446744073709552e19),
     ],
 )
 def test_plain_scalars_are_typed_like_go_yaml(text: str, value: object) -> None:

@@ -69,6 +69,8 @@ def read_source(path: str, text: str | None = None) -> list[Document]:
             data = read_json(text)
         except ValueError:
             pass
+        except YAMLInputError as err:
+            raise InputError(display, err.message, err.line, err.column) from None
         else:
             if not isinstance(data, dict):
                 raise InputError(display, f"a Kubernetes object must be a mapping, but the document is "

@@ -20,7 +20,16 @@ from yaml._yaml import CParser
 from yaml.composer import ComposerError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from crdtool.load.gotyping import MERGE, json_number, key_string, resolve_plain, resolve_tagged
+from crdtool.load.gotyping import (
+    INT64_MAX,
+    INT64_MIN,
+    MERGE,
+    go_float,
+    json_number,
+    key_string,
+    resolve_plain,
+    resolve_tagged,
+)
 
 MAX_DEPTH = 10000
 DEPTH_MESSAGE = f"nesting deeper than {MAX_DEPTH} levels"
@@ -395,10 +404,52 @@ class _JSONDuplicate(Exception):
     pass
 
 
+class _JSONNumberOutOfRange(Exception):
+    pass
+
+
+def _json_float(text: str) -> int | float:
+    value = go_float(text)
+    if value is None:
+        raise _JSONNumberOutOfRange(text)
+    return json_number(value)
+
+
+def _json_int(text: str) -> int | float:
+    """sigs.k8s.io/json with PreserveInts: an int64 where the literal fits, else strconv.ParseFloat."""
+    if len(text) <= 20:
+        n = int(text)
+        if INT64_MIN <= n <= INT64_MAX:
+            return n
+    return _json_float(text)
+
+
+def _not_json(constant: str) -> None:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def _number_position(text: str, literal: str) -> tuple[int | None, int | None]:
+    """1-based line and column of the first number token spelled `literal`."""
+    m = re.search(r"(?<![\w.+-])" + re.escape(literal) + r"(?![\w.])", text)
+    if m is None:
+        return None, None
+    line = text.count("\n", 0, m.start())
+    return line + 1, m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+
+
 def read_json(text: str) -> Any:
-    """A JSON document with the apiserver's numbers; raises ValueError if it is not plain JSON."""
+    """A JSON document with the apiserver's numbers; raises ValueError if it is not plain JSON.
+
+    A number beyond float64's range is refused as kubectl refuses it when it decodes the
+    object (YAMLInputError with Go's text); NaN and Infinity are not JSON for Go, so such
+    text is left to the YAML reader, as kubectl leaves it.
+    """
     try:
-        return json.loads(text, parse_float=lambda s: json_number(float(s)), parse_int=lambda s: json_number(int(s)),
+        return json.loads(text, parse_float=_json_float, parse_int=_json_int, parse_constant=_not_json,
                           object_pairs_hook=_json_pairs)
     except (_JSONDuplicate, RecursionError) as err:
         raise ValueError(str(err)) from None
+    except _JSONNumberOutOfRange as err:
+        literal = str(err)
+        raise YAMLInputError(f"json: cannot unmarshal number {literal} into Go value of type float64",
+                             *_number_position(text, literal)) from None

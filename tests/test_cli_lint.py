@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -136,3 +139,53 @@ def test_verbose_names_the_documents_passed_over() -> None:
     assert "Kind=CronTab: not a CustomResourceDefinition" not in quiet.output
     assert "my-crontab.yaml#0: skipped stable.example.com/v1, Kind=CronTab: not a CustomResourceDefinition" \
         in verbose.output
+
+
+def test_a_fifo_in_a_folder_is_skipped_and_reported_not_waited_on(tmp_path) -> None:
+    folder = tmp_path / "crds"
+    folder.mkdir()
+    (folder / "crd.yaml").write_text(Path(CRONTAB).read_text())
+    os.mkfifo(folder / "pipe.yaml")
+    res = subprocess.run([sys.executable, "-m", "crdtool", "lint", "--no-color", str(folder)], capture_output=True,
+                         text=True, timeout=120)  # before: blocked on opening the FIFO for ever
+    assert res.returncode == 0, res.stderr
+    assert res.stderr == f"{folder / 'pipe.yaml'}: warning: skipped: not a regular file (a FIFO)\n"
+    assert "1 CustomResourceDefinition would be accepted" in res.stdout
+
+
+def test_a_fifo_named_on_the_command_line_is_read_like_stdin(tmp_path) -> None:
+    pipe = tmp_path / "crd.yaml"
+    os.mkfifo(pipe)
+
+    def write() -> None:
+        with open(pipe, "w") as f:
+            f.write(Path(CRONTAB).read_text())
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    res = run("lint", "--no-color", str(pipe))
+    writer.join(timeout=60)
+    assert res.exit_code == 0 and "1 CustomResourceDefinition would be accepted" in res.output
+    assert res.stderr == ""
+
+
+def test_an_unreadable_subfolder_is_reported(tmp_path, monkeypatch) -> None:
+    """chmod 000 does not stop root, so the folder's listing fails as it would for another user."""
+    (tmp_path / "a.yaml").write_text(Path(CRONTAB).read_text())
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "b.yaml").write_text(Path(WRONG_NAME).read_text())
+    real_scandir = os.scandir
+
+    def scandir(path="."):
+        if os.fspath(path) == str(locked):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    res = run("lint", "--no-color", str(tmp_path))
+    assert res.exit_code == 0 and "1 CustomResourceDefinition would be accepted" in res.output
+    assert res.stderr == f"{locked}: warning: skipped: the folder cannot be read (Permission denied)\n"
+    named = run("lint", str(locked))
+    assert named.exit_code == 2
+    assert named.stderr == f"{locked}: error: cannot read the folder: Permission denied\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -197,3 +198,12 @@ def test_an_empty_file_named_explicitly_is_an_error(tmp_path) -> None:
     with pytest.raises(InputError, match="no objects found"):
         load_inputs([str(empty)])
     assert load_inputs([str(tmp_path)]) == []
+
+
+def test_a_folder_walk_tells_what_it_passes_over(tmp_path) -> None:
+    (tmp_path / "a.yaml").write_text("kind: A\n")
+    os.mkfifo(tmp_path / "b.yaml")
+    os.mkfifo(tmp_path / "c.txt")  # not an input by its name: not mentioned
+    told: list[tuple[str, str]] = []
+    assert [d.kind for d in load_inputs([str(tmp_path)], skipped=lambda p, why: told.append((p, why)))] == ["A"]
+    assert told == [(str(tmp_path / "b.yaml"), "not a regular file (a FIFO)")]

@@ -189,3 +189,28 @@ def test_an_unreadable_subfolder_is_reported(tmp_path, monkeypatch) -> None:
     named = run("lint", str(locked))
     assert named.exit_code == 2
     assert named.stderr == f"{locked}: error: cannot read the folder: Permission denied\n"
+
+
+def test_concatenated_files_point_at_the_first_repeated_key() -> None:
+    """`cat cr.yaml crd.yaml | crdtool lint -`: one document whose keys repeat; the last value of each
+    is read (as kubectl reads it) and the strict-decoding finding points at the first repeated key."""
+    cr = (FIXTURES / "crontab" / "my-crontab.yaml").read_text()
+    res = run("lint", "--no-color", "-", stdin=cr + Path(CRONTAB).read_text())
+    assert res.exit_code == 1
+    first_repeat = len(cr.splitlines()) + 3  # the CRD's two comment lines, then its apiVersion
+    assert f'<stdin>:{first_repeat}:1: error: strict decoding: yaml: unmarshal errors:\n  line {first_repeat}: key ' \
+           '"apiVersion" already set in map\n' in res.output
+    sarif = json.loads(run("lint", "--format", "sarif", "-", stdin=cr + Path(CRONTAB).read_text()).stdout)
+    region = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]
+    assert (region["startLine"], region["startColumn"]) == (first_repeat, 1)
+
+
+def test_a_repeated_nested_key_is_pointed_at(tmp_path) -> None:
+    crd = tmp_path / "crd.yaml"
+    repeated = "  scope: Namespaced\n  scope: Cluster\n"
+    crd.write_text(Path(CRONTAB).read_text().replace("  scope: Namespaced\n", repeated))
+    res = run("lint", "--no-color", str(crd))
+    line = Path(crd).read_text().splitlines().index("  scope: Cluster") + 1
+    assert res.exit_code == 1
+    assert f'{crd}:{line}:3: error: strict decoding: yaml: unmarshal errors:\n  line {line}: key "scope" already ' \
+           'set in map' in res.output

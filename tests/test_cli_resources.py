@@ -232,3 +232,11 @@ def test_a_json_number_within_float64_is_read_as_the_apiserver_reads_it(tmp_path
     assert errors["spec.replicas"].startswith("spec.replicas: Invalid value: 1e+300: spec.replicas in body should be")
     assert errors["spec.image"] == ('spec.image: Invalid value: "integer": spec.image in body must be of type '
                                     'string: "integer"')
+
+
+def test_a_crd_and_a_cr_concatenated_without_separator_point_at_the_repeated_key() -> None:
+    crd = Path(PLAIN_CRD).read_text()
+    res = run("validate", "--no-color", "-c", PLAIN_CRD, "-", stdin=crd + Path(PLAIN_CR).read_text())
+    first_repeat = len(crd.splitlines()) + 1
+    assert res.exit_code == 1
+    assert f"<stdin>:{first_repeat}:1: error: strict decoding: yaml: unmarshal errors:\n" in res.output

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from crdtool.load import InputError, load_inputs, read_source, yamlreader
+from crdtool.load.document import DuplicateKey
 from crdtool.load.gotyping import resolve_plain
 from crdtool.load.yamlreader import DEPTH_MESSAGE, document_start_lines
 
@@ -59,8 +60,11 @@ def test_duplicate_keys_are_reported_like_strict_decoding() -> None:
 
 
 def test_duplicate_key_lines_count_from_the_document_start() -> None:
-    docs = read_source("x.yaml", "a: 1\n---\nb: 1\nb: 2\n")
-    assert docs[1].duplicate_keys == [(2, "b")]
+    """go-yaml's line is the value's, within the document; the finding's position is the repeated key's."""
+    docs = read_source("x.yaml", "a: 1\n---\nb: 1\nb:\n  2\n")
+    assert docs[1].duplicate_keys == [DuplicateKey(3, "b", (4, 1))]
+    assert docs[1].strict_position(docs[1].strict_duplicate_error()) == (4, 1)
+    assert docs[1].strict_position('unknown field "x"') is None
 
 
 def test_multi_document_streams_lists_and_empty_documents() -> None:
@@ -148,7 +152,8 @@ def test_many_documents_are_read_in_linear_time(tmp_path) -> None:
     start = time.perf_counter()
     docs = load_inputs([str(many)])
     assert time.perf_counter() - start < 30
-    assert len(docs) == 50_000 and docs[-1].duplicate_keys == [(5, "x")] and docs[-1].locate(("x",)) == (300_000, 1)
+    assert len(docs) == 50_000 and docs[-1].locate(("x",)) == (300_000, 1)
+    assert docs[-1].duplicate_keys == [DuplicateKey(5, "x", (300_000, 1))]
     start = time.perf_counter()
     assert [(d.index, d.locate(("kind",))) for d in load_inputs([str(dashes)])] == [(199_999, (200_001, 1))]
     assert time.perf_counter() - start < 30

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from crdtool.model.path import Path
 
@@ -27,14 +27,23 @@ class InputError(Exception):
         return f"{where}: error: {self.message}"
 
 
+class DuplicateKey(NamedTuple):
+    """A mapping key given again. `line` is go-yaml's: the line of the value that would be set,
+    counted from the document's start (its strict decoding names that); `position` is the
+    repeated key's own 1-based (line, column) in the file, where a finding points."""
+
+    line: int
+    key: str
+    position: tuple[int, int]
+
+
 @dataclass(slots=True)
 class Document:
     """One object from an input.
 
     `data` is the object as the apiserver would decode it. `locate` maps a field path
     to the 1-based (line, column) of its node, or of the nearest ancestor that exists.
-    `duplicate_keys` holds (line, key) pairs, lines counted from the document's start,
-    as the apiserver's strict YAML decoding reports them.
+    `duplicate_keys` holds the keys given again, in go-yaml's order.
     """
 
     source: str
@@ -43,7 +52,7 @@ class Document:
     text: str = ""
     locator: Any = None
     item: int | None = None
-    duplicate_keys: list[tuple[int, str]] = field(default_factory=list)
+    duplicate_keys: list[DuplicateKey] = field(default_factory=list)
 
     @property
     def kind(self) -> str | None:
@@ -71,5 +80,12 @@ class Document:
         """go-yaml's strict-decoding text for the duplicate keys, or None."""
         if not self.duplicate_keys:
             return None
-        lines = "\n".join(f'  line {line}: key "{key}" already set in map' for line, key in self.duplicate_keys)
+        lines = "\n".join(f'  line {d.line}: key "{d.key}" already set in map' for d in self.duplicate_keys)
         return "yaml: unmarshal errors:\n" + lines
+
+    def strict_position(self, message: str) -> tuple[int, int] | None:
+        """Where a strict-decoding finding about this document's duplicate keys points: the first
+        repeated key (None for any other message)."""
+        if self.duplicate_keys and message == self.strict_duplicate_error():
+            return self.duplicate_keys[0].position
+        return None

@@ -20,6 +20,7 @@ from yaml._yaml import CParser
 from yaml.composer import ComposerError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from crdtool.load.document import DuplicateKey
 from crdtool.load.gotyping import (
     INT64_MAX,
     INT64_MIN,
@@ -258,12 +259,12 @@ def _scalar(node: ScalarNode) -> Any:
     return resolve_tagged(node.tag, node.value)
 
 
-def construct(root: Node, duplicates: list[tuple[int, str]], line_offset: int = 0) -> Any:
+def construct(root: Node, duplicates: list[DuplicateKey], line_offset: int = 0) -> Any:
     """The JSON-like value of a node tree, built without recursion.
 
     Aliased nodes are expanded into fresh values (objects are later mutated by pruning
     and defaulting) under go-yaml's alias budget. Duplicate keys keep the last value,
-    as go-yaml does, and are recorded as (document line, key) for strict decoding.
+    as go-yaml does, and are recorded for strict decoding.
     """
     budget = _AliasBudget()
     seen_ids: set[int] = set()
@@ -300,7 +301,9 @@ def construct(root: Node, duplicates: list[tuple[int, str]], line_offset: int = 
                     raise YAMLInputError("a mapping key must be a string, number or boolean",
                                          mark.line + 1, mark.column + 1)
                 if key in mapping:  # go-yaml v2 names the line of the value that would be set
-                    duplicates.append((value_node.start_mark.line + 1 - line_offset, key))
+                    mark = key_node.start_mark
+                    duplicates.append(DuplicateKey(value_node.start_mark.line + 1 - line_offset, key,
+                                                   (mark.line + 1, mark.column + 1)))
                 mapping[key] = None
                 pending.append((value_node, mapping, key, depth + 1))
             stack.extend(reversed(pending))
@@ -374,13 +377,13 @@ def document_start_lines(text: str) -> list[int]:
     return starts
 
 
-def read_yaml_stream(text: str) -> list[tuple[Any, Node | None, list[tuple[int, str]]]]:
+def read_yaml_stream(text: str) -> list[tuple[Any, Node | None, list[DuplicateKey]]]:
     """Every document of a stream: (value, root node, duplicate keys)."""
     nodes = compose_documents(text)
     starts = document_start_lines(text) if any(n is not None for n in nodes[1:]) else [0]
     out = []
     for node in nodes:
-        duplicates: list[tuple[int, str]] = []
+        duplicates: list[DuplicateKey] = []
         if node is None:
             out.append((None, None, duplicates))
             continue
@@ -408,20 +411,24 @@ class _JSONNumberOutOfRange(Exception):
     pass
 
 
-def _json_float(text: str) -> int | float:
+def _go_float(text: str) -> float:
     value = go_float(text)
     if value is None:
         raise _JSONNumberOutOfRange(text)
-    return json_number(value)
+    return value
+
+
+def _json_float(text: str) -> int | float:
+    return json_number(_go_float(text))
 
 
 def _json_int(text: str) -> int | float:
-    """sigs.k8s.io/json with PreserveInts: an int64 where the literal fits, else strconv.ParseFloat."""
+    """sigs.k8s.io/json with PreserveInts: an int64 where the literal fits, else strconv.ParseFloat's float."""
     if len(text) <= 20:
         n = int(text)
         if INT64_MIN <= n <= INT64_MAX:
             return n
-    return _json_float(text)
+    return _go_float(text)
 
 
 def _not_json(constant: str) -> None:

@@ -240,3 +240,11 @@ def test_a_crd_and_a_cr_concatenated_without_separator_point_at_the_repeated_key
     first_repeat = len(crd.splitlines()) + 1
     assert res.exit_code == 1
     assert f"<stdin>:{first_repeat}:1: error: strict decoding: yaml: unmarshal errors:\n" in res.output
+
+
+def test_a_lone_surrogate_in_a_json_name_is_checked_not_a_crash(tmp_path) -> None:
+    cr = tmp_path / "cr.json"
+    cr.write_text(r'{"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "\udc00x"}}')
+    res = run("validate", "--no-color", "-c", CRD, str(cr))
+    assert res.exit_code == 1 and "Traceback" not in res.output and "internal error" not in res.output
+    assert 'metadata.name: Invalid value: "\ufffdx": a lowercase RFC 1123 subdomain' in res.output

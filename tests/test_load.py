@@ -212,3 +212,27 @@ def test_a_folder_walk_tells_what_it_passes_over(tmp_path) -> None:
     told: list[tuple[str, str]] = []
     assert [d.kind for d in load_inputs([str(tmp_path)], skipped=lambda p, why: told.append((p, why)))] == ["A"]
     assert told == [(str(tmp_path / "b.yaml"), "not a regular file (a FIFO)")]
+
+
+def test_a_lone_surrogate_escape_in_json_becomes_the_replacement_character() -> None:
+    """Go's JSON reader replaces an escaped surrogate that is not half of a pair with U+FFFD."""
+    doc = read_source("x.json", r'{"metadata": {"name": "\udc00x", "\ud800": ["\ud83d\ude00", "\\udc00"]}}')[0]
+    assert doc.data == {"metadata": {"name": "\ufffdx", "\ufffd": ["\U0001f600", "\\udc00"]}}
+
+
+@pytest.mark.parametrize("text", ["a: &x {<<: *x}\n", "a: &x\n  b: 1\n  <<: [*x]\n"])
+def test_a_mapping_that_merges_itself_is_an_input_error(text: str) -> None:
+    with pytest.raises(InputError, match="merges the mapping that contains it") as err:
+        read_source("x.yaml", text)
+    assert err.value.line is not None
+
+
+def test_a_merge_bomb_is_expanded_once_per_mapping() -> None:
+    """Each level merges the one before twice: 2^26 expansions (minutes) unless each mapping's are kept."""
+    text = "a0: &a0 {x0: 0}\n" + "".join(f"a{i}: &a{i}\n  <<: [*a{i - 1}, *a{i - 1}]\n  x{i}: {i}\n"
+                                         for i in range(1, 27))
+    start = time.perf_counter()
+    doc = read_source("x.yaml", text)[0]
+    assert doc.data["a26"] == {f"x{i}": i for i in range(27)}
+    assert doc.locate(("a26", "x0")) == (1, 10)
+    assert time.perf_counter() - start < 10

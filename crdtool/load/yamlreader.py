@@ -47,6 +47,8 @@ _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 _COMPACT_RUN = re.compile(r"[-?][ \t]+[-?][ \t]+[-?][ \t]+[-?]")
 _DOC_SEPARATOR = re.compile(r"^---", re.M)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class YAMLInputError(Exception):
@@ -268,6 +270,7 @@ def construct(root: Node, duplicates: list[DuplicateKey], line_offset: int = 0) 
     """
     budget = _AliasBudget()
     seen_ids: set[int] = set()
+    merges: dict[int, list[tuple[Node, Node]]] = {}
     result: list[Any] = [None]
     # stack of (node, container, slot, depth); slot is an index or key in container
     stack: list[tuple[Node, Any, Any, int]] = [(root, result, 0, 0)]
@@ -294,7 +297,7 @@ def construct(root: Node, duplicates: list[DuplicateKey], line_offset: int = 0) 
             mapping: dict[str, Any] = {}
             container[slot] = mapping
             pending: list[tuple[Node, Any, Any, int]] = []
-            for key_node, value_node in _merged_pairs(node):
+            for key_node, value_node in _merged_pairs(node, merges):
                 key = key_string(_scalar(key_node)) if isinstance(key_node, ScalarNode) else None
                 if key is None:
                     mark = key_node.start_mark
@@ -310,28 +313,46 @@ def construct(root: Node, duplicates: list[DuplicateKey], line_offset: int = 0) 
     return result[0]
 
 
-def _merged_pairs(node: MappingNode) -> list[tuple[Node, Node]]:
-    """The pairs of a mapping with YAML merge keys (`<<: *base`) expanded; explicit keys win."""
+def _is_merge_key(node: Node) -> bool:
+    return isinstance(node, ScalarNode) and node.tag == _PLAIN and node.value == "<<"
+
+
+def _merged_pairs(node: MappingNode, cache: dict[int, list[tuple[Node, Node]]],
+                  active: frozenset[int] = frozenset()) -> list[tuple[Node, Node]]:
+    """The pairs of a mapping with YAML merge keys (`<<: *base`) expanded; explicit keys win.
+
+    `cache` holds the expansion of every mapping met (a mapping merged many times over, as
+    in a merge bomb, is expanded once); `active` the mappings being expanded, so one that
+    merges itself is an error rather than endless recursion.
+    """
+    known = cache.get(id(node))
+    if known is not None:
+        return known
     pairs = node.value
-    if not any(k.value == "<<" and k.tag == _PLAIN for k, _ in pairs):
+    if not any(_is_merge_key(k) for k, _ in pairs):
         return pairs
-    own = [(k, v) for k, v in pairs if not (isinstance(k, ScalarNode) and k.tag == _PLAIN and k.value == "<<")]
+    own = [(k, v) for k, v in pairs if not _is_merge_key(k)]
     own_keys = {k.value for k, _ in own if isinstance(k, ScalarNode)}
     merged: list[tuple[Node, Node]] = []
+    inside = active | {id(node)}
     for k, v in pairs:
-        if not (isinstance(k, ScalarNode) and k.tag == _PLAIN and k.value == "<<"):
+        if not _is_merge_key(k):
             continue
         sources = v.value if isinstance(v, SequenceNode) else [v]
         for src in sources:
+            mark = src.start_mark
             if not isinstance(src, MappingNode):
-                mark = src.start_mark
                 raise YAMLInputError("map merge requires map or sequence of maps as the value",
                                      mark.line + 1, mark.column + 1)
-            for mk, mv in _merged_pairs(src):
+            if id(src) in inside:
+                raise YAMLInputError("a merge key merges the mapping that contains it (an anchor whose value "
+                                     "contains itself)", mark.line + 1, mark.column + 1)
+            for mk, mv in _merged_pairs(src, cache, inside):
                 if isinstance(mk, ScalarNode) and mk.value not in own_keys:
                     own_keys.add(mk.value)
                     merged.append((mk, mv))
-    return merged + own
+    cache[id(node)] = merged + own
+    return cache[id(node)]
 
 
 def node_locator(root: Node | None) -> Callable[[tuple], tuple[int, int] | None]:
@@ -341,6 +362,8 @@ def node_locator(root: Node | None) -> Callable[[tuple], tuple[int, int] | None]
     nearest existing ancestor.
     """
 
+    merges: dict[int, list[tuple[Node, Node]]] = {}
+
     def locate(segments: tuple) -> tuple[int, int] | None:
         if root is None:
             return None
@@ -349,7 +372,7 @@ def node_locator(root: Node | None) -> Callable[[tuple], tuple[int, int] | None]
         for seg in segments:
             if isinstance(node, MappingNode):
                 found = None
-                for k, v in _merged_pairs(node):
+                for k, v in _merged_pairs(node, merges):
                     if isinstance(k, ScalarNode) and key_string(_scalar(k)) == seg:
                         found = (k, v)
                 if found is None:
@@ -452,7 +475,7 @@ def read_json(text: str) -> Any:
     text is left to the YAML reader, as kubectl leaves it.
     """
     try:
-        return json.loads(text, parse_float=_json_float, parse_int=_json_int, parse_constant=_not_json,
+        data = json.loads(text, parse_float=_json_float, parse_int=_json_int, parse_constant=_not_json,
                           object_pairs_hook=_json_pairs)
     except (_JSONDuplicate, RecursionError) as err:
         raise ValueError(str(err)) from None
@@ -460,3 +483,27 @@ def read_json(text: str) -> Any:
         literal = str(err)
         raise YAMLInputError(f"json: cannot unmarshal number {literal} into Go value of type float64",
                              *_number_position(text, literal)) from None
+    return _without_lone_surrogates(data) if _SURROGATE_ESCAPE.search(text) else data
+
+
+def _without_lone_surrogates(data: Any) -> Any:
+    """Go's JSON reader turns an escaped surrogate that is not half of a pair (`"\\udc00"`) into
+    U+FFFD; Python's keeps it, and such a string cannot even be encoded as UTF-8."""
+
+    def fix(value: Any) -> Any:
+        return _LONE_SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
+
+    root = [data]
+    stack: list[Any] = [root]
+    while stack:
+        container = stack.pop()
+        if isinstance(container, dict):
+            items = [(fix(k), v) for k, v in container.items()]
+            container.clear()
+            for k, v in items:
+                container[k] = fix(v)  # the last of keys that became equal wins, as in Go
+        else:
+            container[:] = [fix(v) for v in container]
+        stack.extend(v for v in (container.values() if isinstance(container, dict) else container)
+                     if isinstance(v, (dict, list)))
+    return root[0]

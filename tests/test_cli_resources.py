@@ -248,3 +248,15 @@ def test_a_lone_surrogate_in_a_json_name_is_checked_not_a_crash(tmp_path) -> Non
     res = run("validate", "--no-color", "-c", CRD, str(cr))
     assert res.exit_code == 1 and "Traceback" not in res.output and "internal error" not in res.output
     assert 'metadata.name: Invalid value: "\ufffdx": a lowercase RFC 1123 subdomain' in res.output
+
+
+def test_repeated_json_fields_are_the_apiservers_json_strict_errors_at_each_key(tmp_path) -> None:
+    cr = tmp_path / "cr.json"
+    cr.write_text('{"apiVersion": "stable.example.com/v1", "kind": "CronTab",\n'
+                  ' "metadata": {"name": "x", "name": "y"},\n "spec": {"image": "a", "image": "b"}}\n')
+    res = run("validate", "--no-color", "-c", CRD, str(cr))
+    assert res.exit_code == 1
+    assert f'{cr}:2:28: error: strict decoding: duplicate field "metadata.name"' in res.output
+    assert f'{cr}:3:25: error: strict decoding: duplicate field "spec.image"' in res.output
+    assert ('strict decoding error: duplicate field "metadata.name", duplicate field "spec.image"\n'
+            in res.output)

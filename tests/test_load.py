@@ -55,15 +55,15 @@ def test_json_documents_get_positions_lazily() -> None:
 def test_duplicate_keys_are_reported_like_strict_decoding() -> None:
     doc = read_source("x.yaml", "a: 1\nb:\n  c: 1\n  c: 2\na: 3\n")[0]
     assert doc.data == {"a": 3, "b": {"c": 2}}
-    assert doc.strict_duplicate_error() == (
-        'yaml: unmarshal errors:\n  line 4: key "c" already set in map\n  line 5: key "a" already set in map')
+    assert doc.strict_duplicate_errors() == [
+        'yaml: unmarshal errors:\n  line 4: key "c" already set in map\n  line 5: key "a" already set in map']
 
 
 def test_duplicate_key_lines_count_from_the_document_start() -> None:
     """go-yaml's line is the value's, within the document; the finding's position is the repeated key's."""
     docs = read_source("x.yaml", "a: 1\n---\nb: 1\nb:\n  2\n")
     assert docs[1].duplicate_keys == [DuplicateKey(3, "b", (4, 1))]
-    assert docs[1].strict_position(docs[1].strict_duplicate_error()) == (4, 1)
+    assert docs[1].strict_position(docs[1].strict_duplicate_errors()[0]) == (4, 1)
     assert docs[1].strict_position('unknown field "x"') is None
 
 
@@ -236,3 +236,14 @@ def test_a_merge_bomb_is_expanded_once_per_mapping() -> None:
     assert doc.data["a26"] == {f"x{i}": i for i in range(27)}
     assert doc.locate(("a26", "x0")) == (1, 10)
     assert time.perf_counter() - start < 10
+
+
+def test_json_duplicate_keys_are_named_by_path_as_the_apiservers_json_reader_names_them() -> None:
+    """sigs.k8s.io/json: each repeated field once, in decoding order (a key, then its value), `a.b[0].c`."""
+    text = '{"a": {"b": [{"c": 1, "c": 2}], "b": 3, "b": 4},\n "a": 5, "d": {"e": 1, "e": 2}}'
+    doc = read_source("x.json", text)[0]
+    assert doc.data == {"a": 5, "d": {"e": 2}}
+    assert doc.strict_duplicate_errors() == ['duplicate field "a.b[0].c"', 'duplicate field "a.b"',
+                                             'duplicate field "a"', 'duplicate field "d.e"']
+    assert doc.strict_position('duplicate field "a.b"') == (1, 33)
+    assert doc.strict_position('duplicate field "a"') == (2, 2)

@@ -30,11 +30,13 @@ class InputError(Exception):
 class DuplicateKey(NamedTuple):
     """A mapping key given again. `line` is go-yaml's: the line of the value that would be set,
     counted from the document's start (its strict decoding names that); `position` is the
-    repeated key's own 1-based (line, column) in the file, where a finding points."""
+    repeated key's own 1-based (line, column) in the file, where a finding points. In a JSON
+    document, `json_path` is the field path sigs.k8s.io/json's strict decoding names."""
 
     line: int
     key: str
     position: tuple[int, int]
+    json_path: str | None = None
 
 
 @dataclass(slots=True)
@@ -76,16 +78,23 @@ class Document:
             segments = ("items", self.item, *segments)
         return self.locator(segments)
 
-    def strict_duplicate_error(self) -> str | None:
-        """go-yaml's strict-decoding text for the duplicate keys, or None."""
+    def strict_duplicate_errors(self) -> list[str]:
+        """The apiserver's strict-decoding errors for the duplicate keys, as it reads the document's
+        format: go-yaml's one error for YAML; for JSON, sigs.k8s.io/json's one per field path
+        (each path once, at most 100, as it keeps them)."""
         if not self.duplicate_keys:
-            return None
+            return []
+        if self.duplicate_keys[0].json_path is not None:
+            return list(dict.fromkeys(f'duplicate field "{d.json_path}"' for d in self.duplicate_keys))[:100]
         lines = "\n".join(f'  line {d.line}: key "{d.key}" already set in map' for d in self.duplicate_keys)
-        return "yaml: unmarshal errors:\n" + lines
+        return ["yaml: unmarshal errors:\n" + lines]
 
     def strict_position(self, message: str) -> tuple[int, int] | None:
-        """Where a strict-decoding finding about this document's duplicate keys points: the first
-        repeated key (None for any other message)."""
-        if self.duplicate_keys and message == self.strict_duplicate_error():
-            return self.duplicate_keys[0].position
+        """Where a strict-decoding finding about this document's duplicate keys points: the
+        repeated key (the first of them for go-yaml's one error); None for any other message."""
+        if message not in self.strict_duplicate_errors():
+            return None
+        for d in self.duplicate_keys:
+            if d.json_path is None or message == f'duplicate field "{d.json_path}"':
+                return d.position
         return None

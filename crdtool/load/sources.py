@@ -114,7 +114,7 @@ def read_source(path: str, text: str | None = None) -> list[Document]:
     stripped = text.lstrip()
     if stripped.startswith("{"):
         try:
-            data = read_json(text)
+            data, duplicates = read_json(text)
         except ValueError:
             pass
         except YAMLInputError as err:
@@ -123,7 +123,7 @@ def read_source(path: str, text: str | None = None) -> list[Document]:
             if not isinstance(data, dict):
                 raise InputError(display, f"a Kubernetes object must be a mapping, but the document is "
                                  f"{_json_kind(data)}", 1, 1)
-            return _expand(Document(display, 0, data, text, _lazy_locator(text)))
+            return _expand(Document(display, 0, data, text, _lazy_locator(text), duplicate_keys=duplicates))
     try:
         stream = read_yaml_stream(text)
     except YAMLInputError as err:

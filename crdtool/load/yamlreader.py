@@ -467,23 +467,72 @@ def _number_position(text: str, literal: str) -> tuple[int | None, int | None]:
     return line + 1, m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
 
 
-def read_json(text: str) -> Any:
-    """A JSON document with the apiserver's numbers; raises ValueError if it is not plain JSON.
-
-    A number beyond float64's range is refused as kubectl refuses it when it decodes the
-    object (YAMLInputError with Go's text); NaN and Infinity are not JSON for Go, so such
-    text is left to the YAML reader, as kubectl leaves it.
-    """
+def _decode_json(text: str, pairs: Callable[[list[tuple[str, Any]]], dict[str, Any]]) -> Any:
     try:
         data = json.loads(text, parse_float=_json_float, parse_int=_json_int, parse_constant=_not_json,
-                          object_pairs_hook=_json_pairs)
-    except (_JSONDuplicate, RecursionError) as err:
+                          object_pairs_hook=pairs)
+    except RecursionError as err:
         raise ValueError(str(err)) from None
     except _JSONNumberOutOfRange as err:
         literal = str(err)
         raise YAMLInputError(f"json: cannot unmarshal number {literal} into Go value of type float64",
                              *_number_position(text, literal)) from None
     return _without_lone_surrogates(data) if _SURROGATE_ESCAPE.search(text) else data
+
+
+def read_json(text: str) -> tuple[Any, list[DuplicateKey]]:
+    """A JSON document with the apiserver's numbers, and its duplicate keys; raises ValueError if
+    it is not plain JSON.
+
+    Repeated keys keep the last value (Go's JSON reader) and are listed with the field paths
+    its strict decoding names. A number beyond float64's range is refused as kubectl refuses
+    it when it decodes the object (YAMLInputError with Go's text); NaN and Infinity are not
+    JSON for Go, so such text is left to the YAML reader, as kubectl leaves it.
+    """
+    try:
+        return _decode_json(text, _json_pairs), []
+    except _JSONDuplicate:
+        pass
+    data = _decode_json(text, dict)
+    try:
+        roots = compose_documents(text)  # JSON is YAML: its nodes give the repeated keys' places
+    except YAMLInputError as err:
+        raise ValueError(err.message) from None
+    return data, _json_duplicates(roots[0] if roots else None)
+
+
+def _json_duplicates(root: Node | None) -> list[DuplicateKey]:
+    """The repeated keys of a JSON document in the order Go's decoder meets them (a key, then its
+    value, before the next key), each with the path sigs.k8s.io/json names: `a.b`, `e[0].f`."""
+    found: list[DuplicateKey] = []
+    stack: list[tuple[Iterator[Any], str, set[str] | None]] = []
+
+    def enter(node: Node | None, path: str) -> None:
+        if isinstance(node, MappingNode):
+            stack.append((iter(node.value), path, set()))
+        elif isinstance(node, SequenceNode):
+            stack.append((iter(enumerate(node.value)), path, None))
+
+    enter(root, "")
+    while stack:
+        entries, path, seen = stack[-1]
+        entry = next(entries, None)
+        if entry is None:
+            stack.pop()
+            continue
+        if seen is None:
+            index, value = entry
+            enter(value, f"{path}[{index}]")
+            continue
+        key_node, value = entry
+        key = str(key_node.value)
+        child = f"{path}.{key}" if path else key
+        if key in seen:
+            mark = key_node.start_mark
+            found.append(DuplicateKey(mark.line + 1, key, (mark.line + 1, mark.column + 1), child))
+        seen.add(key)
+        enter(value, child)
+    return found
 
 
 def _without_lone_surrogates(data: Any) -> Any:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -145,3 +148,78 @@ def test_global_options_work_before_and_after_the_subcommand() -> None:
         assert res.exit_code == 0, args
         assert "my-crontab.yaml#0: skipped stable.example.com/v1, Kind=CronTab: not a CustomResourceDefinition" \
             in res.output, args
+
+
+def test_a_fifo_in_a_folder_is_skipped_and_reported_not_waited_on(tmp_path) -> None:
+    folder = tmp_path / "crds"
+    folder.mkdir()
+    (folder / "crd.yaml").write_text(Path(CRONTAB).read_text())
+    os.mkfifo(folder / "pipe.yaml")
+    res = subprocess.run([sys.executable, "-m", "crdtool", "lint", "--no-color", str(folder)], capture_output=True,
+                         text=True, timeout=120)  # before: blocked on opening the FIFO for ever
+    assert res.returncode == 0, res.stderr
+    assert res.stderr == f"{folder / 'pipe.yaml'}: warning: skipped: not a regular file (a FIFO)\n"
+    assert "1 CustomResourceDefinition would be accepted" in res.stdout
+
+
+def test_a_fifo_named_on_the_command_line_is_read_like_stdin(tmp_path) -> None:
+    pipe = tmp_path / "crd.yaml"
+    os.mkfifo(pipe)
+
+    def write() -> None:
+        with open(pipe, "w") as f:
+            f.write(Path(CRONTAB).read_text())
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    res = run("lint", "--no-color", str(pipe))
+    writer.join(timeout=60)
+    assert res.exit_code == 0 and "1 CustomResourceDefinition would be accepted" in res.output
+    assert res.stderr == ""
+
+
+def test_an_unreadable_subfolder_is_reported(tmp_path, monkeypatch) -> None:
+    """chmod 000 does not stop root, so the folder's listing fails as it would for another user."""
+    (tmp_path / "a.yaml").write_text(Path(CRONTAB).read_text())
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "b.yaml").write_text(Path(WRONG_NAME).read_text())
+    real_scandir = os.scandir
+
+    def scandir(path="."):
+        if os.fspath(path) == str(locked):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    res = run("lint", "--no-color", str(tmp_path))
+    assert res.exit_code == 0 and "1 CustomResourceDefinition would be accepted" in res.output
+    assert res.stderr == f"{locked}: warning: skipped: the folder cannot be read (Permission denied)\n"
+    named = run("lint", str(locked))
+    assert named.exit_code == 2
+    assert named.stderr == f"{locked}: error: cannot read the folder: Permission denied\n"
+
+
+def test_concatenated_files_point_at_the_first_repeated_key() -> None:
+    """`cat cr.yaml crd.yaml | crdtool lint -`: one document whose keys repeat; the last value of each
+    is read (as kubectl reads it) and the strict-decoding finding points at the first repeated key."""
+    cr = (FIXTURES / "crontab" / "my-crontab.yaml").read_text()
+    res = run("lint", "--no-color", "-", stdin=cr + Path(CRONTAB).read_text())
+    assert res.exit_code == 1
+    first_repeat = len(cr.splitlines()) + 3  # the CRD's two comment lines, then its apiVersion
+    assert f'<stdin>:{first_repeat}:1: error: strict decoding: yaml: unmarshal errors:\n  line {first_repeat}: key ' \
+           '"apiVersion" already set in map\n' in res.output
+    sarif = json.loads(run("lint", "--format", "sarif", "-", stdin=cr + Path(CRONTAB).read_text()).stdout)
+    region = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]
+    assert (region["startLine"], region["startColumn"]) == (first_repeat, 1)
+
+
+def test_a_repeated_nested_key_is_pointed_at(tmp_path) -> None:
+    crd = tmp_path / "crd.yaml"
+    repeated = "  scope: Namespaced\n  scope: Cluster\n"
+    crd.write_text(Path(CRONTAB).read_text().replace("  scope: Namespaced\n", repeated))
+    res = run("lint", "--no-color", str(crd))
+    line = Path(crd).read_text().splitlines().index("  scope: Cluster") + 1
+    assert res.exit_code == 1
+    assert f'{crd}:{line}:3: error: strict decoding: yaml: unmarshal errors:\n  line {line}: key "scope" already ' \
+           'set in map' in res.output

@@ -217,3 +217,70 @@ def test_builtin_kinds_are_known_by_the_136_discovery(tmp_path) -> None:
     assert res.stderr.splitlines()[:2] == [
         f'error: resource mapping not found for name: "b" namespace: "team" from "{manifest}": no matches for kind '
         '"configmap" in version "v1"', "ensure CRDs are installed first"]
+
+
+HUGE = "1" * 5000  # beyond Python's 4,300-digit int conversion, and beyond float64
+
+
+def test_a_yaml_number_beyond_float64_is_the_string_go_yaml_makes_of_it(tmp_path) -> None:
+    """go-yaml resolves a plain scalar that strconv cannot read as int64, uint64 or float64 to a string."""
+    for literal in (HUGE, "1e400"):
+        cr = tmp_path / "cr.yaml"
+        cr.write_text(f"apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {{name: x}}\n"
+                      f"spec:\n  replicas: {literal}\n")
+        res = run("validate", "--no-color", "-c", CRD, str(cr))
+        assert res.exit_code == 1 and "Traceback" not in res.output
+        assert (f'{cr}:5:3: error: spec.replicas: Invalid value: "string": spec.replicas in body must be of type '
+                f'integer: "string"') in res.output
+
+
+def test_a_json_number_beyond_float64_is_refused_with_gos_text(tmp_path) -> None:
+    """kubectl decodes a JSON input with Go's JSON reader, which cannot hold the number in a float64."""
+    for literal in (HUGE, "-1e400"):
+        cr = tmp_path / "cr.json"
+        cr.write_text('{"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "x"},\n'
+                      f' "spec": {{"replicas": {literal}}}}}\n')
+        res = run("validate", "-c", CRD, str(cr))
+        assert res.exit_code == 2 and "Traceback" not in res.output
+        assert (f"{cr}:2:23: error: json: cannot unmarshal number {literal} into Go value of type float64"
+                in res.stderr)
+
+
+def test_a_json_number_within_float64_is_read_as_the_apiserver_reads_it(tmp_path) -> None:
+    cr = tmp_path / "cr.json"
+    cr.write_text('{"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "x"}, '
+                  '"spec": {"replicas": 1' + "0" * 300 + ', "image": 1e-400}}')
+    res = run("validate", "--format", "json", "-c", CRD, str(cr))
+    assert res.exit_code == 1, res.output
+    errors = {e["field"]: e["error"] for e in json.loads(res.stdout)["results"][0]["errors"]}
+    assert errors["spec.replicas"].startswith("spec.replicas: Invalid value: 1e+300: spec.replicas in body should be")
+    assert errors["spec.image"] == ('spec.image: Invalid value: "integer": spec.image in body must be of type '
+                                    'string: "integer"')
+
+
+def test_a_crd_and_a_cr_concatenated_without_separator_point_at_the_repeated_key() -> None:
+    crd = Path(PLAIN_CRD).read_text()
+    res = run("validate", "--no-color", "-c", PLAIN_CRD, "-", stdin=crd + Path(PLAIN_CR).read_text())
+    first_repeat = len(crd.splitlines()) + 1
+    assert res.exit_code == 1
+    assert f"<stdin>:{first_repeat}:1: error: strict decoding: yaml: unmarshal errors:\n" in res.output
+
+
+def test_a_lone_surrogate_in_a_json_name_is_checked_not_a_crash(tmp_path) -> None:
+    cr = tmp_path / "cr.json"
+    cr.write_text(r'{"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "\udc00x"}}')
+    res = run("validate", "--no-color", "-c", CRD, str(cr))
+    assert res.exit_code == 1 and "Traceback" not in res.output and "internal error" not in res.output
+    assert 'metadata.name: Invalid value: "\ufffdx": a lowercase RFC 1123 subdomain' in res.output
+
+
+def test_repeated_json_fields_are_the_apiservers_json_strict_errors_at_each_key(tmp_path) -> None:
+    cr = tmp_path / "cr.json"
+    cr.write_text('{"apiVersion": "stable.example.com/v1", "kind": "CronTab",\n'
+                  ' "metadata": {"name": "x", "name": "y"},\n "spec": {"image": "a", "image": "b"}}\n')
+    res = run("validate", "--no-color", "-c", CRD, str(cr))
+    assert res.exit_code == 1
+    assert f'{cr}:2:28: error: strict decoding: duplicate field "metadata.name"' in res.output
+    assert f'{cr}:3:25: error: strict decoding: duplicate field "spec.image"' in res.output
+    assert ('strict decoding error: duplicate field "metadata.name", duplicate field "spec.image"\n'
+            in res.output)

@@ -43,8 +43,7 @@ def test_conformance_decode_and_strict_errors(case):
     doc = document_for(case["crd"], case, "crd")
     res = decode_crd(doc.data)
     assert res.error == case["expected"].get("decodeError")
-    dup = doc.strict_duplicate_error()
-    got = ([dup] if dup else []) + (res.unknown_fields if res.error is None else [])
+    got = doc.strict_duplicate_errors() + (res.unknown_fields if res.error is None else [])
     assert got == case["expected"]["strictDecodingErrors"]
 
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import time
+
 import pytest
 
-from crdtool.load import InputError, load_inputs, read_source
+from crdtool.load import InputError, load_inputs, read_source, yamlreader
+from crdtool.load.document import DuplicateKey
 from crdtool.load.gotyping import resolve_plain
+from crdtool.load.yamlreader import DEPTH_MESSAGE, document_start_lines
 
 
 @pytest.mark.parametrize(
@@ -18,6 +23,10 @@ from crdtool.load.gotyping import resolve_plain
         ("9223372036854775807", 9223372036854775807), ("9223372036854775808", 9.223372036854775808e18),
         ("2001-12-14", "2001-12-14"), ("2001-12-14t21:59:43.10-05:00", "2001-12-14t21:59:43.10-05:00"),
         ("1:20", "1:20"), ("=", "="), ("0.1.2", "0.1.2"), ("v1", "v1"),
+        # beyond float64 (and beyond Python's 4,300-digit int conversion): strconv fails, the scalar stays a string
+        ("1" * 5000, "1" * 5000), ("1e400", "1e400"), ("-1e400", "-1e400"), ("0x" + "f" * 17, "0x" + "f" * 17),
+        ("0b" + "1" * 2000, "0b" + "1" * 2000), ("0b", "0b"), ("1e-400", 0), ("1" * 300, float("1" * 300)),
+        ("0x" + "0" * 40 + "ff", 255), ("0" * 30 + "7", 7), ("18446744073709551615", 1.8446744073709552e19),
     ],
 )
 def test_plain_scalars_are_typed_like_go_yaml(text: str, value: object) -> None:
@@ -46,13 +55,16 @@ def test_json_documents_get_positions_lazily() -> None:
 def test_duplicate_keys_are_reported_like_strict_decoding() -> None:
     doc = read_source("x.yaml", "a: 1\nb:\n  c: 1\n  c: 2\na: 3\n")[0]
     assert doc.data == {"a": 3, "b": {"c": 2}}
-    assert doc.strict_duplicate_error() == (
-        'yaml: unmarshal errors:\n  line 4: key "c" already set in map\n  line 5: key "a" already set in map')
+    assert doc.strict_duplicate_errors() == [
+        'yaml: unmarshal errors:\n  line 4: key "c" already set in map\n  line 5: key "a" already set in map']
 
 
 def test_duplicate_key_lines_count_from_the_document_start() -> None:
-    docs = read_source("x.yaml", "a: 1\n---\nb: 1\nb: 2\n")
-    assert docs[1].duplicate_keys == [(2, "b")]
+    """go-yaml's line is the value's, within the document; the finding's position is the repeated key's."""
+    docs = read_source("x.yaml", "a: 1\n---\nb: 1\nb:\n  2\n")
+    assert docs[1].duplicate_keys == [DuplicateKey(3, "b", (4, 1))]
+    assert docs[1].strict_position(docs[1].strict_duplicate_errors()[0]) == (4, 1)
+    assert docs[1].strict_position('unknown field "x"') is None
 
 
 def test_multi_document_streams_lists_and_empty_documents() -> None:
@@ -87,6 +99,68 @@ def test_unreadable_yaml_is_an_input_error_with_a_position(text: str, message: s
         read_source("bad.yaml", text)
     assert message in str(err.value)
     assert str(err.value).startswith("bad.yaml:")
+
+
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [
+        ("a: " + "[" * 10000 + "]" * 10000 + "\n", (1, 3 + 10000)),  # the mapping is level 1: the last `[` is 10,001
+        ("- " * 10001 + "x\n", (1, 2 * 10000 + 1)),
+        ("a:\n" + "".join(" " * (i + 1) + f"k{i}:\n" for i in range(10000)), (10001, 10001)),
+    ],
+    ids=["flow", "compact-block", "indented-block"],
+)
+def test_too_deep_input_gets_crdtools_message_at_the_level_beyond_the_limit(text, position) -> None:
+    with pytest.raises(InputError) as err:
+        read_source("deep.yaml", text)
+    assert (err.value.message, err.value.line, err.value.column) == (DEPTH_MESSAGE, *position)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["a: " + "[" * 9999 + "]" * 9999 + "\n", "a: " + "{b: " * 2000 + "1" + "}" * 2000 + "\n",
+     "a:\n" + "".join(" " * (i + 1) + f"k{i}:\n" for i in range(1500))],
+    ids=["flow-10000-levels", "flow-maps-2000", "indented-1500"],
+)
+def test_nesting_up_to_go_yamls_limit_is_read(text: str) -> None:
+    """go-yaml reads 10,000 levels; a YAML parser's own lower limit must not refuse them."""
+    assert read_source("deep.yaml", text)[0].data["a"] is not None
+
+
+def test_a_parser_that_refuses_deep_input_in_its_own_words_is_overruled(monkeypatch) -> None:
+    """Whatever the installed libyaml says about nesting, crdtool decides with its own limit."""
+    from yaml import Mark
+    from yaml.scanner import ScannerError
+
+    def limited(text):
+        mark = Mark("", 1002, 0, 1002, None, None)
+        raise ScannerError("while scanning", None, "nesting beyond this parser's limit", mark)
+
+    monkeypatch.setattr(yamlreader, "_compose_with_libyaml", limited)
+    assert read_source("x.yaml", "a: " + "[" * 600 + "]" * 600 + "\n")[0].data["a"] is not None
+    with pytest.raises(InputError, match="YAML syntax error: nesting beyond") as err:
+        read_source("x.yaml", "a: [1]\n")  # shallow text: the parser's error is a syntax error
+    assert (err.value.line, err.value.column) == (1, 1003)
+
+
+def test_many_documents_are_read_in_linear_time(tmp_path) -> None:
+    """The documents' start lines are found in one pass (this took minutes when each was a scan)."""
+    many = tmp_path / "many.yaml"
+    many.write_text("".join(f"---\nkind: K\nmetadata:\n  name: n{i}\nx: 1\nx: 2\n" for i in range(50_000)))
+    dashes = tmp_path / "dashes.yaml"
+    dashes.write_text("---\n" * 200_000 + "kind: K\n")
+    start = time.perf_counter()
+    docs = load_inputs([str(many)])
+    assert time.perf_counter() - start < 30
+    assert len(docs) == 50_000 and docs[-1].locate(("x",)) == (300_000, 1)
+    assert docs[-1].duplicate_keys == [DuplicateKey(5, "x", (300_000, 1))]
+    start = time.perf_counter()
+    assert [(d.index, d.locate(("kind",))) for d in load_inputs([str(dashes)])] == [(199_999, (200_001, 1))]
+    assert time.perf_counter() - start < 30
+
+
+def test_document_start_lines() -> None:
+    assert document_start_lines("a: 1\n---\nb: 1\n--- c\n\n---\n") == [0, 2, 4, 6]
 
 
 def test_alias_bomb_is_refused() -> None:
@@ -129,3 +203,47 @@ def test_an_empty_file_named_explicitly_is_an_error(tmp_path) -> None:
     with pytest.raises(InputError, match="no objects found"):
         load_inputs([str(empty)])
     assert load_inputs([str(tmp_path)]) == []
+
+
+def test_a_folder_walk_tells_what_it_passes_over(tmp_path) -> None:
+    (tmp_path / "a.yaml").write_text("kind: A\n")
+    os.mkfifo(tmp_path / "b.yaml")
+    os.mkfifo(tmp_path / "c.txt")  # not an input by its name: not mentioned
+    told: list[tuple[str, str]] = []
+    assert [d.kind for d in load_inputs([str(tmp_path)], skipped=lambda p, why: told.append((p, why)))] == ["A"]
+    assert told == [(str(tmp_path / "b.yaml"), "not a regular file (a FIFO)")]
+
+
+def test_a_lone_surrogate_escape_in_json_becomes_the_replacement_character() -> None:
+    """Go's JSON reader replaces an escaped surrogate that is not half of a pair with U+FFFD."""
+    doc = read_source("x.json", r'{"metadata": {"name": "\udc00x", "\ud800": ["\ud83d\ude00", "\\udc00"]}}')[0]
+    assert doc.data == {"metadata": {"name": "\ufffdx", "\ufffd": ["\U0001f600", "\\udc00"]}}
+
+
+@pytest.mark.parametrize("text", ["a: &x {<<: *x}\n", "a: &x\n  b: 1\n  <<: [*x]\n"])
+def test_a_mapping_that_merges_itself_is_an_input_error(text: str) -> None:
+    with pytest.raises(InputError, match="merges the mapping that contains it") as err:
+        read_source("x.yaml", text)
+    assert err.value.line is not None
+
+
+def test_a_merge_bomb_is_expanded_once_per_mapping() -> None:
+    """Each level merges the one before twice: 2^26 expansions (minutes) unless each mapping's are kept."""
+    text = "a0: &a0 {x0: 0}\n" + "".join(f"a{i}: &a{i}\n  <<: [*a{i - 1}, *a{i - 1}]\n  x{i}: {i}\n"
+                                         for i in range(1, 27))
+    start = time.perf_counter()
+    doc = read_source("x.yaml", text)[0]
+    assert doc.data["a26"] == {f"x{i}": i for i in range(27)}
+    assert doc.locate(("a26", "x0")) == (1, 10)
+    assert time.perf_counter() - start < 10
+
+
+def test_json_duplicate_keys_are_named_by_path_as_the_apiservers_json_reader_names_them() -> None:
+    """sigs.k8s.io/json: each repeated field once, in decoding order (a key, then its value), `a.b[0].c`."""
+    text = '{"a": {"b": [{"c": 1, "c": 2}], "b": 3, "b": 4},\n "a": 5, "d": {"e": 1, "e": 2}}'
+    doc = read_source("x.json", text)[0]
+    assert doc.data == {"a": 5, "d": {"e": 2}}
+    assert doc.strict_duplicate_errors() == ['duplicate field "a.b[0].c"', 'duplicate field "a.b"',
+                                             'duplicate field "a"', 'duplicate field "d.e"']
+    assert doc.strict_position('duplicate field "a.b"') == (1, 33)
+    assert doc.strict_position('duplicate field "a"') == (2, 2)

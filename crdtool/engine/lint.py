@@ -51,9 +51,7 @@ def decode_internal(doc: Document, create: bool = True) -> tuple[dict | None, Re
         result.status = (f'no matches for kind "{CRD_KIND}" in version "{doc.api_version}"')
         result.reason = "NotFound"
         return None, result
-    duplicate = doc.strict_duplicate_error()
-    if duplicate:
-        result.strict_decoding_errors.append(duplicate)
+    result.strict_decoding_errors.extend(doc.strict_duplicate_errors())
     decoded = crd_decode.decode_crd(doc.data)
     result.strict_decoding_errors.extend(decoded.unknown_fields)
     if decoded.error is not None or decoded.crd is None:

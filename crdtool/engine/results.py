@@ -92,7 +92,10 @@ class Result:
         return self.status is None and self.strict_status is None
 
     def strict_position(self, message: str) -> tuple[int, int] | None:
-        """Where a strict-decoding finding points: the unknown field's node, else the document."""
+        """Where a strict-decoding finding points: the repeated key, the unknown field's node, else the document."""
+        duplicate = self.document.strict_position(message)
+        if duplicate is not None:
+            return duplicate
         segments = unknown_field_segments(message)
         return self.document.locate(segments if segments is not None else ())
 

@@ -54,9 +54,7 @@ def _decode(doc: Document, served: ServedVersion, request: Request, result: Resu
     from crdtool.schema import defaulting, pruning, resource_meta
 
     obj = defaulting.json_copy(doc.data)
-    duplicate = doc.strict_duplicate_error()
-    if duplicate:
-        result.strict_decoding_errors.append(duplicate)
+    result.strict_decoding_errors.extend(doc.strict_duplicate_errors())
     if op == "default":
         result.defaulted = defaulting.apply_defaults(obj, served.structural)
         return obj

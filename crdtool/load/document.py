@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from crdtool.model.path import Path
 
@@ -27,14 +27,25 @@ class InputError(Exception):
         return f"{where}: error: {self.message}"
 
 
+class DuplicateKey(NamedTuple):
+    """A mapping key given again. `line` is go-yaml's: the line of the value that would be set,
+    counted from the document's start (its strict decoding names that); `position` is the
+    repeated key's own 1-based (line, column) in the file, where a finding points. In a JSON
+    document, `json_path` is the field path sigs.k8s.io/json's strict decoding names."""
+
+    line: int
+    key: str
+    position: tuple[int, int]
+    json_path: str | None = None
+
+
 @dataclass(slots=True)
 class Document:
     """One object from an input.
 
     `data` is the object as the apiserver would decode it. `locate` maps a field path
     to the 1-based (line, column) of its node, or of the nearest ancestor that exists.
-    `duplicate_keys` holds (line, key) pairs, lines counted from the document's start,
-    as the apiserver's strict YAML decoding reports them.
+    `duplicate_keys` holds the keys given again, in go-yaml's order.
     """
 
     source: str
@@ -43,7 +54,7 @@ class Document:
     text: str = ""
     locator: Any = None
     item: int | None = None
-    duplicate_keys: list[tuple[int, str]] = field(default_factory=list)
+    duplicate_keys: list[DuplicateKey] = field(default_factory=list)
 
     @property
     def kind(self) -> str | None:
@@ -67,9 +78,23 @@ class Document:
             segments = ("items", self.item, *segments)
         return self.locator(segments)
 
-    def strict_duplicate_error(self) -> str | None:
-        """go-yaml's strict-decoding text for the duplicate keys, or None."""
+    def strict_duplicate_errors(self) -> list[str]:
+        """The apiserver's strict-decoding errors for the duplicate keys, as it reads the document's
+        format: go-yaml's one error for YAML; for JSON, sigs.k8s.io/json's one per field path
+        (each path once, at most 100, as it keeps them)."""
         if not self.duplicate_keys:
+            return []
+        if self.duplicate_keys[0].json_path is not None:
+            return list(dict.fromkeys(f'duplicate field "{d.json_path}"' for d in self.duplicate_keys))[:100]
+        lines = "\n".join(f'  line {d.line}: key "{d.key}" already set in map' for d in self.duplicate_keys)
+        return ["yaml: unmarshal errors:\n" + lines]
+
+    def strict_position(self, message: str) -> tuple[int, int] | None:
+        """Where a strict-decoding finding about this document's duplicate keys points: the
+        repeated key (the first of them for go-yaml's one error); None for any other message."""
+        if message not in self.strict_duplicate_errors():
             return None
-        lines = "\n".join(f'  line {line}: key "{key}" already set in map' for line, key in self.duplicate_keys)
-        return "yaml: unmarshal errors:\n" + lines
+        for d in self.duplicate_keys:
+            if d.json_path is None or message == f'duplicate field "{d.json_path}"':
+                return d.position
+        return None

@@ -33,8 +33,11 @@ UINT64_MAX = 2**64 - 1
 MERGE = object()  # the `<<` merge key
 
 
+_MAX_DIGITS = {2: 64, 8: 22, 10: 20, 16: 16}  # more significant digits than these cannot fit 64 bits
+
+
 def json_number(value: int | float) -> int | float:
-    """The number the apiserver decodes from Go's JSON text for this value."""
+    """The number the apiserver decodes from Go's JSON text for this value (a finite float or a 64-bit int)."""
     if isinstance(value, float):
         if math.isfinite(value) and value.is_integer() and abs(value) < 1e21 and INT64_MIN <= value <= INT64_MAX:
             return int(value)
@@ -44,6 +47,25 @@ def json_number(value: int | float) -> int | float:
     return float(value)
 
 
+def go_float(text: str) -> float | None:
+    """strconv.ParseFloat(text, 64) of a well-formed decimal number; None where Go reports ErrRange.
+
+    Python's float() rounds as Go does and gives infinity where Go's result is out of range;
+    it reads any number of digits (int() refuses more than 4,300).
+    """
+    value = float(text)
+    return value if math.isfinite(value) else None
+
+
+def _parse_int(sign: int, digits: str, base: int) -> int | None:
+    """strconv.ParseInt/ParseUint's 64-bit range, without converting digits that cannot fit."""
+    significant = digits.lstrip("0")
+    if not digits or len(significant) > _MAX_DIGITS[base]:
+        return None
+    n = sign * int(significant or "0", base)
+    return n if INT64_MIN <= n <= UINT64_MAX else None
+
+
 def _parse_go_int(text: str) -> int | None:
     """strconv.ParseInt/ParseUint(text, 0, 64) after go-yaml removed underscores."""
     if not _GO_INT.match(text):
@@ -51,16 +73,10 @@ def _parse_go_int(text: str) -> int | None:
     sign = -1 if text[0] == "-" else 1
     body = text.lstrip("+-")
     if len(body) > 1 and body[0] == "0" and body[1] in "xXoObB":
-        base = {"x": 16, "o": 8, "b": 2}[body[1].lower()]
-        n = int(body[2:], base)
-    elif len(body) > 1 and body[0] == "0":
-        n = int(body, 8)
-    else:
-        n = int(body)
-    n *= sign
-    if INT64_MIN <= n <= UINT64_MAX:
-        return n
-    return None
+        return _parse_int(sign, body[2:], {"x": 16, "o": 8, "b": 2}[body[1].lower()])
+    if len(body) > 1 and body[0] == "0":
+        return _parse_int(sign, body, 8)
+    return _parse_int(sign, body, 10)
 
 
 def resolve_plain(text: str) -> Any:
@@ -83,15 +99,12 @@ def resolve_plain(text: str) -> Any:
         if n is not None:
             return json_number(n)
         if _YAML_FLOAT.match(plain):
-            try:
-                return json_number(float(plain))
-            except (ValueError, OverflowError):
-                return text
-        if plain.startswith(("0b", "-0b")):
-            try:
-                return json_number(int(plain.replace("0b", ""), 2))
-            except ValueError:
-                return text
+            f = go_float(plain)  # out of float64's range: go-yaml leaves the scalar a string
+            return text if f is None else json_number(f)
+        if plain.startswith(("0b", "-0b")) and all(c in "01" for c in plain.lstrip("-")[2:]):
+            n = _parse_int(-1 if plain[0] == "-" else 1, plain.lstrip("-")[2:], 2)
+            if n is not None:
+                return json_number(n)
     return text
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import gc
 import os
+import stat
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from crdtool.load.document import Document, InputError
@@ -15,21 +16,68 @@ EXTENSIONS = (".yaml", ".yml", ".json")
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 
 
-def expand_paths(paths: Iterable[str]) -> Iterator[str]:
-    """Files as given, folders walked recursively for *.yaml, *.yml and *.json in name order."""
+#: Told about each entry a folder walk passes over: (path, why).
+Skipped = Callable[[str, str], None]
+
+_SPECIAL_FILES = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                  (stat.S_ISBLK, "a block device"))
+
+
+def warn_skipped(path: str, why: str) -> None:
+    """The default report of a skipped entry: a warning on stderr (a walk never passes over anything silently)."""
+    sys.stderr.write(f"{path}: warning: skipped: {why}\n")
+
+
+def expand_paths(paths: Iterable[str], skipped: Skipped = warn_skipped) -> Iterator[str]:
+    """Files as given, folders walked recursively for *.yaml, *.yml and *.json in name order.
+
+    A file named on the command line is read whatever it is (a FIFO like stdin); in a folder,
+    only regular files are read (a FIFO would block the walk forever) and anything else, like
+    a subfolder that cannot be listed, is reported to `skipped`.
+    """
     for path in paths:
         if path == "-":
             yield path
         elif os.path.isdir(path):
-            found = []
-            for folder, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found.extend(os.path.join(folder, f) for f in files if f.endswith(EXTENSIONS))
-            yield from sorted(found)
+            yield from _walk(path, skipped)
         elif os.path.exists(path):
             yield path
         else:
             raise InputError(path, "no such file or directory")
+
+
+def _walk(top: str, skipped: Skipped) -> list[str]:
+    def unreadable(err: OSError) -> None:
+        where = err.filename if isinstance(err.filename, str) else top
+        if where == top:
+            raise InputError(top, f"cannot read the folder: {err.strerror or err}")
+        skipped(where, f"the folder cannot be read ({err.strerror or err})")
+
+    found = []
+    for folder, dirs, files in os.walk(top, onerror=unreadable):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in files:
+            if not name.endswith(EXTENSIONS):
+                continue
+            path = os.path.join(folder, name)
+            special = _special_file(path)
+            if special is None:
+                found.append(path)
+            else:
+                skipped(path, f"not a regular file ({special})")
+    return sorted(found)
+
+
+def _special_file(path: str) -> str | None:
+    """What a path is when it is not a regular file (None for a regular file, or one that cannot be
+    stat'ed: reading it reports why)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    return next((what for test, what in _SPECIAL_FILES if test(mode)), "not a file")
 
 
 def read_text(path: str) -> str:
@@ -66,14 +114,16 @@ def read_source(path: str, text: str | None = None) -> list[Document]:
     stripped = text.lstrip()
     if stripped.startswith("{"):
         try:
-            data = read_json(text)
+            data, duplicates = read_json(text)
         except ValueError:
             pass
+        except YAMLInputError as err:
+            raise InputError(display, err.message, err.line, err.column) from None
         else:
             if not isinstance(data, dict):
                 raise InputError(display, f"a Kubernetes object must be a mapping, but the document is "
                                  f"{_json_kind(data)}", 1, 1)
-            return _expand(Document(display, 0, data, text, _lazy_locator(text)))
+            return _expand(Document(display, 0, data, text, _lazy_locator(text), duplicate_keys=duplicates))
     try:
         stream = read_yaml_stream(text)
     except YAMLInputError as err:
@@ -113,7 +163,8 @@ class _LazyNodes:
     def locator(self, index: int):
         def locate(segments: tuple) -> tuple[int, int] | None:
             if self.nodes is None:
-                self.nodes = compose_documents(self.text)
+                with _without_cyclic_gc():
+                    self.nodes = compose_documents(self.text)
             return node_locator(self.nodes[index] if index < len(self.nodes) else None)(segments)
 
         return locate
@@ -161,16 +212,18 @@ def _without_cyclic_gc():
             gc.enable()
 
 
-def load_inputs(paths: Iterable[str]) -> list[Document]:
+def load_inputs(paths: Iterable[str], skipped: Skipped = warn_skipped) -> list[Document]:
     """Every document of every input, in order; InputError on the first unreadable one.
 
     A file named on the command line that holds no object is an error (as `kubectl
     apply -f` says "no objects passed"); empty files met while walking a folder are skipped.
+    What a folder walk passes over (not a regular file, a subfolder that cannot be read)
+    is told to `skipped`.
     """
     docs: list[Document] = []
     with _without_cyclic_gc():
         for given in paths:
-            for path in expand_paths([given]):
+            for path in expand_paths([given], skipped):
                 found = read_source(path)
                 if not found and path == given:
                     raise InputError("<stdin>" if path == "-" else path, "no objects found (the input is empty)")

@@ -9,16 +9,38 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import yaml
+import yaml._yaml
 from yaml._yaml import CParser
+from yaml.composer import ComposerError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from crdtool.load.gotyping import MERGE, json_number, key_string, resolve_plain, resolve_tagged
+from crdtool.load.document import DuplicateKey
+from crdtool.load.gotyping import (
+    INT64_MAX,
+    INT64_MIN,
+    MERGE,
+    go_float,
+    json_number,
+    key_string,
+    resolve_plain,
+    resolve_tagged,
+)
 
 MAX_DEPTH = 10000
+DEPTH_MESSAGE = f"nesting deeper than {MAX_DEPTH} levels"
+#: Nesting that libyaml's recursive composer is known to handle; deeper text is composed from events.
+_RECURSION_SAFE_DEPTH = MAX_DEPTH // 3
+#: libyaml's nesting limit while crdtool reads: beyond MAX_DEPTH by more than its scanner looks
+#: ahead (a simple key stays possible for 1,024 characters), so crdtool's own check speaks first.
+_LIBYAML_NESTING = MAX_DEPTH + 2048
+#: Text that cannot nest this deep before libyaml's error has a syntax error; deeper, it may be libyaml's own limit.
+_PARSER_LIMIT_FLOOR = 100
 PLAIN_TAG = "!plain"  # an untagged plain scalar: typed later, by go-yaml's rules
 _PLAIN = PLAIN_TAG
 _STR = "tag:yaml.org,2002:str"
@@ -26,6 +48,8 @@ _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 _COMPACT_RUN = re.compile(r"[-?][ \t]+[-?][ \t]+[-?][ \t]+[-?]")
 _DOC_SEPARATOR = re.compile(r"^---", re.M)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class YAMLInputError(Exception):
@@ -54,34 +78,94 @@ class _Composer(CParser):
         return _SEQ if kind is SequenceNode else _MAP
 
 
-def _check_depth_cheaply(text: str) -> None:
-    """Reject nesting deeper than MAX_DEPTH before libyaml's recursive composer sees it.
+def _may_nest_deeper_than(text: str, depth: int) -> bool:
+    """A cheap bound: False only if no document of the text can nest deeper than about `depth`.
 
-    libyaml composes recursively (deep input crashes the process); a cheap bound on
-    the possible depth clears ordinary files, and only suspicious ones get parsed
-    event by event.
+    Flow collections need a bracket per level, block collections an indentation column
+    per level (or a compact `- - -` run).
     """
-    flow = text.count("[") + text.count("{")
-    if flow < MAX_DEPTH // 3 and ("\n" + " " * (MAX_DEPTH // 3)) not in text and not _COMPACT_RUN.search(text):
-        return
-    depth = 0
-    try:
-        events = list(_bounded_events(text))
-    except yaml.YAMLError as err:
-        raise _syntax_error(err) from None
+    return (text.count("[") + text.count("{") >= depth or ("\n" + " " * depth) in text
+            or _COMPACT_RUN.search(text) is not None)
+
+
+def _text_through_error(text: str, err: yaml.YAMLError) -> str:
+    """The text up to the end of the line where a parser stopped (all of it if no place is known)."""
+    mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
+    if mark is None:
+        return text
+    end = -1
+    for _ in range(mark.line + 1):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return text
+    return text[:end]
+
+
+def _too_deep(mark: Any) -> YAMLInputError:
+    return YAMLInputError(DEPTH_MESSAGE, mark.line + 1, mark.column + 1)
+
+
+def _compose_events(events: Iterable[yaml.Event]) -> list[Node | None]:
+    """The root node of every document, built from parser events without recursion.
+
+    The nodes are those libyaml's composer makes (tags resolved by `_Composer.resolve`,
+    aliases as the anchored node itself); nesting deeper than MAX_DEPTH is refused in
+    crdtool's own words, whatever limit the parser has.
+    """
+    roots: list[Node | None] = []
+    anchors: dict[str, Node] = {}
+    root: Node | None = None
+    open_nodes: list[Node] = []
+    pending_keys: list[Node | None] = []  # per open collection: a mapping's key awaiting its value
+
+    def add(node: Node) -> None:
+        nonlocal root
+        if not open_nodes:
+            root = node
+        elif isinstance(open_nodes[-1], SequenceNode):
+            open_nodes[-1].value.append(node)
+        elif pending_keys[-1] is None:
+            pending_keys[-1] = node
+        else:
+            open_nodes[-1].value.append((pending_keys[-1], node))
+            pending_keys[-1] = None
+
+    def remember(anchor: str | None, node: Node) -> None:
+        if anchor is not None:
+            anchors[anchor] = node
+
     for event in events:
-        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-            depth += 1
-            if depth > MAX_DEPTH:
-                mark = event.start_mark
-                raise YAMLInputError(f"nesting deeper than {MAX_DEPTH} levels", mark.line + 1, mark.column + 1)
-        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-            depth -= 1
-
-
-def _bounded_events(text: str):
-    """libyaml's events, parsed without composing (no recursion)."""
-    yield from yaml.parse(text, Loader=yaml.CSafeLoader)
+        if isinstance(event, yaml.ScalarEvent):
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = _PLAIN if event.implicit[0] else _STR
+            node: Node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+            remember(event.anchor, node)
+            add(node)
+        elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if len(open_nodes) >= MAX_DEPTH:
+                raise _too_deep(event.start_mark)
+            sequence = isinstance(event, yaml.SequenceStartEvent)
+            tag = event.tag if event.tag not in (None, "!") else (_SEQ if sequence else _MAP)
+            node = (SequenceNode if sequence else MappingNode)(tag, [], event.start_mark, None,
+                                                               flow_style=event.flow_style)
+            remember(event.anchor, node)
+            add(node)
+            open_nodes.append(node)
+            pending_keys.append(None)
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            open_nodes.pop().end_mark = event.end_mark
+            pending_keys.pop()
+        elif isinstance(event, yaml.AliasEvent):
+            if event.anchor not in anchors:
+                raise ComposerError(None, None, f"found undefined alias {event.anchor!r}",
+                                    event.start_mark)
+            add(anchors[event.anchor])
+        elif isinstance(event, yaml.DocumentStartEvent):
+            anchors, root = {}, None
+        elif isinstance(event, yaml.DocumentEndEvent):
+            roots.append(root)
+    return roots
 
 
 def _syntax_error(err: yaml.YAMLError) -> YAMLInputError:
@@ -94,19 +178,58 @@ def _syntax_error(err: yaml.YAMLError) -> YAMLInputError:
     return YAMLInputError(message, mark.line + 1, mark.column + 1)
 
 
-def compose_documents(text: str) -> list[Node | None]:
-    """The root node of every document in a YAML stream."""
-    _check_depth_cheaply(text)
+def _compose_with_libyaml(text: str) -> list[Node | None]:
     parser = _Composer(text)
     nodes: list[Node | None] = []
     try:
         while parser.check_node():
             nodes.append(parser.get_node())
-    except yaml.YAMLError as err:
-        raise _syntax_error(err) from None
     finally:
         parser.dispose()
     return nodes
+
+
+@contextmanager
+def _libyaml_nesting_allowed(levels: int) -> Iterator[None]:
+    """libyaml's own nesting limit raised to `levels` while crdtool parses, where libyaml has one
+    and PyYAML lets it be set (the setting is process-wide; the old value is put back)."""
+    get = getattr(yaml._yaml, "_get_max_nest_level", None)
+    set_ = getattr(yaml._yaml, "_set_max_nest_level", None)
+    old = get() if get is not None and set_ is not None else -1
+    if old < 0 or old >= levels:  # -1: no limit in this libyaml, or it cannot be changed
+        yield
+        return
+    set_(levels)
+    try:
+        yield
+    finally:
+        set_(old)
+
+
+def compose_documents(text: str) -> list[Node | None]:
+    """The root node of every document in a YAML stream.
+
+    libyaml's composer is fast but recursive, and libyaml releases differ in a nesting
+    limit of their own (0.2.6 refuses 1,000 levels, in its own words) where go-yaml
+    allows 10,000. So libyaml's limit is raised beyond crdtool's where PyYAML allows it,
+    text that may nest deeply is composed from events without recursion, and an error
+    libyaml still raises where the text may already nest deeply is decided again by the
+    pure-Python parser (slower, no nesting limit of its own): the depth limit and its
+    message are crdtool's, whatever the parser and its version.
+    """
+    try:
+        with _libyaml_nesting_allowed(_LIBYAML_NESTING):
+            if _may_nest_deeper_than(text, _RECURSION_SAFE_DEPTH):
+                return _compose_events(yaml.parse(text, Loader=yaml.CSafeLoader))
+            return _compose_with_libyaml(text)
+    except yaml.YAMLError as err:
+        error = err
+    if _may_nest_deeper_than(_text_through_error(text, error), _PARSER_LIMIT_FLOOR):
+        try:
+            return _compose_events(yaml.parse(text, Loader=yaml.SafeLoader))
+        except yaml.YAMLError as err:
+            error = err
+    raise _syntax_error(error) from None
 
 
 class _AliasBudget:
@@ -139,15 +262,16 @@ def _scalar(node: ScalarNode) -> Any:
     return resolve_tagged(node.tag, node.value)
 
 
-def construct(root: Node, duplicates: list[tuple[int, str]], line_offset: int = 0) -> Any:
+def construct(root: Node, duplicates: list[DuplicateKey], line_offset: int = 0) -> Any:
     """The JSON-like value of a node tree, built without recursion.
 
     Aliased nodes are expanded into fresh values (objects are later mutated by pruning
     and defaulting) under go-yaml's alias budget. Duplicate keys keep the last value,
-    as go-yaml does, and are recorded as (document line, key) for strict decoding.
+    as go-yaml does, and are recorded for strict decoding.
     """
     budget = _AliasBudget()
     seen_ids: set[int] = set()
+    merges: dict[int, list[tuple[Node, Node]]] = {}
     result: list[Any] = [None]
     # stack of (node, container, slot, depth); slot is an index or key in container
     stack: list[tuple[Node, Any, Any, int]] = [(root, result, 0, 0)]
@@ -161,8 +285,7 @@ def construct(root: Node, duplicates: list[tuple[int, str]], line_offset: int = 
         else:
             seen_ids.add(node_id)
         if depth > MAX_DEPTH:
-            raise YAMLInputError(f"nesting deeper than {MAX_DEPTH} levels", node.start_mark.line + 1,
-                                 node.start_mark.column + 1)
+            raise _too_deep(node.start_mark)
         if isinstance(node, ScalarNode):
             value = _scalar(node)
             container[slot] = None if value is MERGE else value
@@ -175,42 +298,62 @@ def construct(root: Node, duplicates: list[tuple[int, str]], line_offset: int = 
             mapping: dict[str, Any] = {}
             container[slot] = mapping
             pending: list[tuple[Node, Any, Any, int]] = []
-            for key_node, value_node in _merged_pairs(node):
+            for key_node, value_node in _merged_pairs(node, merges):
                 key = key_string(_scalar(key_node)) if isinstance(key_node, ScalarNode) else None
                 if key is None:
                     mark = key_node.start_mark
                     raise YAMLInputError("a mapping key must be a string, number or boolean",
                                          mark.line + 1, mark.column + 1)
                 if key in mapping:  # go-yaml v2 names the line of the value that would be set
-                    duplicates.append((value_node.start_mark.line + 1 - line_offset, key))
+                    mark = key_node.start_mark
+                    duplicates.append(DuplicateKey(value_node.start_mark.line + 1 - line_offset, key,
+                                                   (mark.line + 1, mark.column + 1)))
                 mapping[key] = None
                 pending.append((value_node, mapping, key, depth + 1))
             stack.extend(reversed(pending))
     return result[0]
 
 
-def _merged_pairs(node: MappingNode) -> list[tuple[Node, Node]]:
-    """The pairs of a mapping with YAML merge keys (`<<: *base`) expanded; explicit keys win."""
+def _is_merge_key(node: Node) -> bool:
+    return isinstance(node, ScalarNode) and node.tag == _PLAIN and node.value == "<<"
+
+
+def _merged_pairs(node: MappingNode, cache: dict[int, list[tuple[Node, Node]]],
+                  active: frozenset[int] = frozenset()) -> list[tuple[Node, Node]]:
+    """The pairs of a mapping with YAML merge keys (`<<: *base`) expanded; explicit keys win.
+
+    `cache` holds the expansion of every mapping met (a mapping merged many times over, as
+    in a merge bomb, is expanded once); `active` the mappings being expanded, so one that
+    merges itself is an error rather than endless recursion.
+    """
+    known = cache.get(id(node))
+    if known is not None:
+        return known
     pairs = node.value
-    if not any(k.value == "<<" and k.tag == _PLAIN for k, _ in pairs):
+    if not any(_is_merge_key(k) for k, _ in pairs):
         return pairs
-    own = [(k, v) for k, v in pairs if not (isinstance(k, ScalarNode) and k.tag == _PLAIN and k.value == "<<")]
+    own = [(k, v) for k, v in pairs if not _is_merge_key(k)]
     own_keys = {k.value for k, _ in own if isinstance(k, ScalarNode)}
     merged: list[tuple[Node, Node]] = []
+    inside = active | {id(node)}
     for k, v in pairs:
-        if not (isinstance(k, ScalarNode) and k.tag == _PLAIN and k.value == "<<"):
+        if not _is_merge_key(k):
             continue
         sources = v.value if isinstance(v, SequenceNode) else [v]
         for src in sources:
+            mark = src.start_mark
             if not isinstance(src, MappingNode):
-                mark = src.start_mark
                 raise YAMLInputError("map merge requires map or sequence of maps as the value",
                                      mark.line + 1, mark.column + 1)
-            for mk, mv in _merged_pairs(src):
+            if id(src) in inside:
+                raise YAMLInputError("a merge key merges the mapping that contains it (an anchor whose value "
+                                     "contains itself)", mark.line + 1, mark.column + 1)
+            for mk, mv in _merged_pairs(src, cache, inside):
                 if isinstance(mk, ScalarNode) and mk.value not in own_keys:
                     own_keys.add(mk.value)
                     merged.append((mk, mv))
-    return merged + own
+    cache[id(node)] = merged + own
+    return cache[id(node)]
 
 
 def node_locator(root: Node | None) -> Callable[[tuple], tuple[int, int] | None]:
@@ -220,6 +363,8 @@ def node_locator(root: Node | None) -> Callable[[tuple], tuple[int, int] | None]
     nearest existing ancestor.
     """
 
+    merges: dict[int, list[tuple[Node, Node]]] = {}
+
     def locate(segments: tuple) -> tuple[int, int] | None:
         if root is None:
             return None
@@ -228,7 +373,7 @@ def node_locator(root: Node | None) -> Callable[[tuple], tuple[int, int] | None]
         for seg in segments:
             if isinstance(node, MappingNode):
                 found = None
-                for k, v in _merged_pairs(node):
+                for k, v in _merged_pairs(node, merges):
                     if isinstance(k, ScalarNode) and key_string(_scalar(k)) == seg:
                         found = (k, v)
                 if found is None:
@@ -248,23 +393,25 @@ def node_locator(root: Node | None) -> Callable[[tuple], tuple[int, int] | None]
 def document_start_lines(text: str) -> list[int]:
     """0-based line numbers just after each `---` separator (where a document's own lines begin)."""
     starts = [0]
+    line = scanned = 0
     for m in _DOC_SEPARATOR.finditer(text):
-        starts.append(text.count("\n", 0, m.start()) + 1)
+        line += text.count("\n", scanned, m.start())
+        scanned = m.start()
+        starts.append(line + 1)
     return starts
 
 
-def read_yaml_stream(text: str) -> list[tuple[Any, Node | None, list[tuple[int, str]]]]:
+def read_yaml_stream(text: str) -> list[tuple[Any, Node | None, list[DuplicateKey]]]:
     """Every document of a stream: (value, root node, duplicate keys)."""
     nodes = compose_documents(text)
     starts = document_start_lines(text) if any(n is not None for n in nodes[1:]) else [0]
     out = []
     for node in nodes:
-        duplicates: list[tuple[int, str]] = []
+        duplicates: list[DuplicateKey] = []
         if node is None:
             out.append((None, None, duplicates))
             continue
-        line = node.start_mark.line
-        offset = max((s for s in starts if s <= line), default=0)
+        offset = starts[bisect_right(starts, node.start_mark.line) - 1]
         value = construct(node, duplicates, offset)
         duplicates.sort()
         out.append((value, node, duplicates))
@@ -284,10 +431,129 @@ class _JSONDuplicate(Exception):
     pass
 
 
-def read_json(text: str) -> Any:
-    """A JSON document with the apiserver's numbers; raises ValueError if it is not plain JSON."""
+class _JSONNumberOutOfRange(Exception):
+    pass
+
+
+def _go_float(text: str) -> float:
+    value = go_float(text)
+    if value is None:
+        raise _JSONNumberOutOfRange(text)
+    return value
+
+
+def _json_float(text: str) -> int | float:
+    return json_number(_go_float(text))
+
+
+def _json_int(text: str) -> int | float:
+    """sigs.k8s.io/json with PreserveInts: an int64 where the literal fits, else strconv.ParseFloat's float."""
+    if len(text) <= 20:
+        n = int(text)
+        if INT64_MIN <= n <= INT64_MAX:
+            return n
+    return _go_float(text)
+
+
+def _not_json(constant: str) -> None:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def _number_position(text: str, literal: str) -> tuple[int | None, int | None]:
+    """1-based line and column of the first number token spelled `literal`."""
+    m = re.search(r"(?<![\w.+-])" + re.escape(literal) + r"(?![\w.])", text)
+    if m is None:
+        return None, None
+    line = text.count("\n", 0, m.start())
+    return line + 1, m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+
+
+def _decode_json(text: str, pairs: Callable[[list[tuple[str, Any]]], dict[str, Any]]) -> Any:
     try:
-        return json.loads(text, parse_float=lambda s: json_number(float(s)), parse_int=lambda s: json_number(int(s)),
-                          object_pairs_hook=_json_pairs)
-    except (_JSONDuplicate, RecursionError) as err:
+        data = json.loads(text, parse_float=_json_float, parse_int=_json_int, parse_constant=_not_json,
+                          object_pairs_hook=pairs)
+    except RecursionError as err:
         raise ValueError(str(err)) from None
+    except _JSONNumberOutOfRange as err:
+        literal = str(err)
+        raise YAMLInputError(f"json: cannot unmarshal number {literal} into Go value of type float64",
+                             *_number_position(text, literal)) from None
+    return _without_lone_surrogates(data) if _SURROGATE_ESCAPE.search(text) else data
+
+
+def read_json(text: str) -> tuple[Any, list[DuplicateKey]]:
+    """A JSON document with the apiserver's numbers, and its duplicate keys; raises ValueError if
+    it is not plain JSON.
+
+    Repeated keys keep the last value (Go's JSON reader) and are listed with the field paths
+    its strict decoding names. A number beyond float64's range is refused as kubectl refuses
+    it when it decodes the object (YAMLInputError with Go's text); NaN and Infinity are not
+    JSON for Go, so such text is left to the YAML reader, as kubectl leaves it.
+    """
+    try:
+        return _decode_json(text, _json_pairs), []
+    except _JSONDuplicate:
+        pass
+    data = _decode_json(text, dict)
+    try:
+        roots = compose_documents(text)  # JSON is YAML: its nodes give the repeated keys' places
+    except YAMLInputError as err:
+        raise ValueError(err.message) from None
+    return data, _json_duplicates(roots[0] if roots else None)
+
+
+def _json_duplicates(root: Node | None) -> list[DuplicateKey]:
+    """The repeated keys of a JSON document in the order Go's decoder meets them (a key, then its
+    value, before the next key), each with the path sigs.k8s.io/json names: `a.b`, `e[0].f`."""
+    found: list[DuplicateKey] = []
+    stack: list[tuple[Iterator[Any], str, set[str] | None]] = []
+
+    def enter(node: Node | None, path: str) -> None:
+        if isinstance(node, MappingNode):
+            stack.append((iter(node.value), path, set()))
+        elif isinstance(node, SequenceNode):
+            stack.append((iter(enumerate(node.value)), path, None))
+
+    enter(root, "")
+    while stack:
+        entries, path, seen = stack[-1]
+        entry = next(entries, None)
+        if entry is None:
+            stack.pop()
+            continue
+        if seen is None:
+            index, value = entry
+            enter(value, f"{path}[{index}]")
+            continue
+        key_node, value = entry
+        key = str(key_node.value)
+        child = f"{path}.{key}" if path else key
+        if key in seen:
+            mark = key_node.start_mark
+            found.append(DuplicateKey(mark.line + 1, key, (mark.line + 1, mark.column + 1), child))
+        seen.add(key)
+        enter(value, child)
+    return found
+
+
+def _without_lone_surrogates(data: Any) -> Any:
+    """Go's JSON reader turns an escaped surrogate that is not half of a pair (`"\\udc00"`) into
+    U+FFFD; Python's keeps it, and such a string cannot even be encoded as UTF-8."""
+
+    def fix(value: Any) -> Any:
+        return _LONE_SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
+
+    root = [data]
+    stack: list[Any] = [root]
+    while stack:
+        container = stack.pop()
+        if isinstance(container, dict):
+            items = [(fix(k), v) for k, v in container.items()]
+            container.clear()
+            for k, v in items:
+                container[k] = fix(v)  # the last of keys that became equal wins, as in Go
+        else:
+            container[:] = [fix(v) for v in container]
+        stack.extend(v for v in (container.values() if isinstance(container, dict) else container)
+                     if isinstance(v, (dict, list)))
+    return root[0]

@@ -168,3 +168,57 @@ def test_a_long_but_cheap_rule_is_noted_not_refused(tmp_path: Path) -> None:
     assert "note: spec: not evaluated: the rule runs more than 10,000 iterations here" in res.output
     notes = json.loads(run("--format", "json", "validate", "-c", str(crd), str(cr)).output)["results"][0]["notes"]
     assert [n["field"] for n in notes] == ["spec"]
+
+
+def test_cel_gos_limits_decide_deep_rules(tmp_path: Path) -> None:
+    """A chain of 251 selections is deeper than cel-go's tree builder goes; 125 levels of `1 + (...)`
+    are deeper than its parser goes (two calc levels each); both refuse the CRD and every object."""
+    cr = tmp_path / "cr.json"
+    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                              "spec": {"s": "y"}}))
+    cases = [("self.s.size() == 0 || " + "1 + (" * 125 + "1" + ")" * 125 + " > 0",
+              "ERROR: <input>:-1:0: expression recursion limit exceeded: 250"),
+             ("self.s.size() == 0 || " + " + ".join(["1"] * 252) + " > 0",
+              "ERROR: <input>:-1:0: max recursion depth exceeded")]
+    for i, (rule, error) in enumerate(cases):
+        crd = tmp_path / f"crd{i}.json"
+        crd.write_text(_crd(rule, {"s": {"type": "string"}}))
+        res = run("lint", "--format", "kubectl", str(crd))
+        assert res.exit_code == 1
+        assert "x-kubernetes-validations[0].rule: Invalid value: " in res.output
+        assert f"compilation failed: {error}" in res.output
+        validated = run("validate", "--format", "kubectl", "-c", str(crd), str(cr))
+        assert validated.exit_code == 1
+        assert ('The Widget "w" is invalid: spec: Invalid value: "object": rule compile error: '
+                f"compilation failed: {error}") in validated.output
+
+
+def test_a_deep_rule_within_cel_gos_limits_is_not_refused(tmp_path: Path) -> None:
+    # 200 parentheses: cel-go parses it (the apiserver accepts the CRD); crdtool's engine cannot, and says so.
+    crd = tmp_path / "crd.json"
+    crd.write_text(_crd("(" * 200 + "self.s == 'x'" + ")" * 200, {"s": {"type": "string"}}))
+    res = run("lint", str(crd))
+    assert res.exit_code == 0, res.output
+    assert "x-kubernetes-validations[0].rule: not checked: the rule nests deeper than" in res.output
+
+
+def test_mixed_type_literals_are_cel_gos_type_errors(tmp_path: Path) -> None:
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
+    crd.write_text(_crd("[1, 'a'].size() > 0 && {'a': 1, 2: 'b'}.size() > 0 && '%s'.format([[1, 'a']]) != ''",
+                        {"s": {"type": "string"}}))
+    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                              "spec": {"s": "y"}}))
+    errors = ("compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'\n"
+              " | [1, 'a'].size() > 0 && {'a': 1, 2: 'b'}.size() > 0 && '%s'.format([[1, 'a']]) != ''\n"
+              " | ....^\n"
+              "ERROR: <input>:1:33: expected type 'string' but found 'int'\n"
+              " | [1, 'a'].size() > 0 && {'a': 1, 2: 'b'}.size() > 0 && '%s'.format([[1, 'a']]) != ''\n"
+              " | ................................^\n"
+              "ERROR: <input>:1:36: expected type 'int' but found 'string'\n")
+    res = run("lint", "--format", "kubectl", str(crd))
+    assert res.exit_code == 1
+    assert errors in res.output
+    assert "1:65" not in res.output  # literals inside format() are exempt
+    validated = run("validate", "--format", "kubectl", "-c", str(crd), str(cr))
+    assert validated.exit_code == 1
+    assert 'spec: Invalid value: "object": rule compile error: ' + errors in validated.output

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from cel_expr_python import cel
 
 from crdtool.cel import checked_ast, cost, environment, library, list_semantics
-from crdtool.cel.depth import MAX_RECURSION_DEPTH, RECURSION_ERROR, nesting_depth
+from crdtool.cel.depth import parser_limit_error
 from crdtool.cel.errors import format_issues, go_error_text
+from crdtool.cel.homogeneous import aggregate_literal_issues
 from crdtool.cel.literals import literal_issues
 from crdtool.cel.numeric import widen_literals
 from crdtool.cel.protos import SchemaTypes, build_schema_types
@@ -121,9 +122,9 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
     result = CompiledRule(rule, RuleCompilation(), optional_old_self=optional_old_self, self_type=decl_type)
     if not go_trim_space(source):
         return result
-    if nesting_depth(source) > MAX_RECURSION_DEPTH:
-        result.compilation = RuleCompilation(error_type="invalid",
-                                             error_detail="compilation failed: " + RECURSION_ERROR)
+    limit_error = parser_limit_error(source)
+    if limit_error is not None:
+        result.compilation = RuleCompilation(error_type="invalid", error_detail="compilation failed: " + limit_error)
         return result
     try:
         checked, error, result.expression = _check(source, types, optional_old_self)
@@ -145,8 +146,9 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
     max_cost, largest = _max_cost(result.ast, decl_type)
     message_error, message_cost = None, 0
     message_source = rule.get("messageExpression") or ""
-    if message_source and nesting_depth(message_source) > MAX_RECURSION_DEPTH:
-        message_error = "messageExpression compilation failed: " + RECURSION_ERROR
+    message_limit_error = parser_limit_error(message_source) if message_source else None
+    if message_limit_error is not None:
+        message_error = "messageExpression compilation failed: " + message_limit_error
     elif message_source:
         try:
             message_checked, error, result.message_expression = _check(message_source, types,
@@ -178,7 +180,7 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
 
 
 class TooDeepError(Exception):
-    """The expression nests deeper than cel-expr-python's parser allows (32; cel-go allows 250)."""
+    """The expression nests deeper than cel-expr-python's parser allows (32; cel-go's limits are in depth)."""
 
 
 _RECURSION_LIMIT = re.compile(r"recursion limit exceeded|Exceeded max recursion depth")
@@ -204,6 +206,9 @@ def _check(source: str, types: SchemaTypes, optional_old_self: bool
                 return None, go_error_text(str(err), original, types.type_names, column_shift=shift), original
             rewritten = source = widened
     issues = literal_issues(original)
+    if "[" in rewritten or "{" in rewritten:  # a list or map literal: cel-go holds it to one type
+        issues += aggregate_literal_issues(checked_ast.decode(checked.serialize()), rewritten, types.type_names,
+                                           column_shift=shift)
     if issues:
         return None, format_issues(issues, original), original
     return checked, None, rewritten

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from cel_expr_python import cel
 
-from crdtool.cel import checked_ast, cost, environment, library, list_semantics
+from crdtool.cel import checked_ast, cost, environment, library, list_semantics, unbounded
 from crdtool.cel.depth import parser_limit_error
 from crdtool.cel.errors import format_issues, go_error_text
 from crdtool.cel.homogeneous import aggregate_literal_issues
@@ -56,6 +56,7 @@ class CompiledRule:
     self_type: DeclType | None = None
     _program: cel.Expression | None = None
     _message_program: cel.Expression | None = None
+    _unbounded: dict[str, cel.Expression] | None = None
 
     @property
     def program(self) -> cel.Expression | None:
@@ -63,6 +64,18 @@ class CompiledRule:
         if self._program is None and self.compiled:
             self._program = _eval_program(self.expression, self.optional_old_self, self.self_type)
         return self._program
+
+    def unbounded(self, program: cel.Expression) -> cel.Expression:
+        """`program` (the rule's or its message's) with its comprehensions run one iteration at a time, past
+        the engine's cap of 10,000 iterations per evaluation (crdtool.cel.unbounded)."""
+        key = "message" if program is self._message_program else "rule"
+        if self._unbounded is None:
+            self._unbounded = {}
+        split = self._unbounded.get(key)
+        if split is None:
+            split = unbounded.rewrite(program.serialize(), environment.eval_env()) or program
+            self._unbounded[key] = split
+        return split
 
     @property
     def message_program(self) -> cel.Expression | None:

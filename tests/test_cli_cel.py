@@ -248,3 +248,37 @@ def test_mixed_type_literals_are_cel_gos_type_errors(tmp_path: Path) -> None:
     validated = run("validate", "--format", "kubectl", "-c", str(crd), str(cr))
     assert validated.exit_code == 1
     assert 'spec: Invalid value: "object": rule compile error: ' + errors in validated.output
+
+
+def test_a_message_expression_too_deep_for_the_engine_is_noted(tmp_path: Path) -> None:
+    crd = tmp_path / "crd.json"
+    doc = json.loads(_crd("self.s == 'x'", {"s": {"type": "string"}}))
+    rule = doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["x-kubernetes-validations"][0]
+    rule["messageExpression"] = "(" * 60 + "self.s" + ")" * 60
+    crd.write_text(json.dumps(doc))
+    res = run("lint", str(crd))
+    assert res.exit_code == 0, res.output
+    assert "x-kubernetes-validations[0].messageExpression: not checked: the messageExpression nests deeper" in \
+        res.output
+    assert "x-kubernetes-validations[0].rule: not checked" not in res.output
+
+
+def test_message_expressions_count_in_the_crds_cost_total(tmp_path: Path) -> None:
+    """Twelve cheap rules whose messageExpressions each cost about 9.4 million: the total exceeds 100
+    million, and each messageExpression (not its rule) is named as a contributor."""
+    crd = tmp_path / "crd.json"
+    doc = json.loads(_crd("true", {"l": {"type": "array", "maxItems": 600,
+                                         "items": {"type": "string", "maxLength": 10}}}))
+    spec = doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+    spec["x-kubernetes-validations"] = [
+        {"rule": "true", "messageExpression": "self.l.map(x, self.l.map(y, x + y).join(',')).join(',')"}] * 12
+    crd.write_text(json.dumps(doc))
+    res = run("lint", str(crd))
+    assert res.exit_code == 1
+    contributors = [line.split(": error: ", 1)[1] for line in res.output.splitlines()
+                    if "contributed" in line and ": error: " in line]
+    path = "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations"
+    assert contributors == [f"{path}[{i}].messageExpression: Forbidden: contributed to estimated rule cost total "
+                            "exceeding cost limit for entire OpenAPIv3 schema" for i in range(4)]
+    assert ("spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for "
+            "entire OpenAPIv3 schema exceeds budget by factor of 1.129617x") in res.output

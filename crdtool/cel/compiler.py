@@ -157,7 +157,7 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
     uses_old_self = _uses_old_self(source, types)
     result.ast = checked_ast.decode(checked.serialize())
     max_cost, largest = _max_cost(result.ast, decl_type)
-    message_error, message_cost = None, 0
+    message_error, message_cost, message_unsupported = None, 0, False
     message_source = rule.get("messageExpression") or ""
     message_limit_error = parser_limit_error(message_source) if message_source else None
     if message_limit_error is not None:
@@ -169,6 +169,7 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
         except TooDeepError:
             message_checked, error = None, None
             message_source = ""  # too deep to check here: the rule's message is used instead
+            message_unsupported = True
         if message_checked is None and error is None:
             pass
         elif error is not None:
@@ -180,7 +181,8 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
     result.compilation = RuleCompilation(
         max_cost=max_cost, max_cardinality=max_cardinality, message_expression_error=message_error,
         has_message_expression=bool(message_source), message_expression_max_cost=message_cost,
-        uses_old_self=uses_old_self, largest_size_path=largest)
+        uses_old_self=uses_old_self, largest_size_path=largest,
+        message_expression_unsupported=message_unsupported)
     result.compiled = True
     field_path = rule.get("fieldPath") or ""
     if field_path:

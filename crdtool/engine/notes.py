@@ -16,6 +16,10 @@ from crdtool.schema.crd_schema import RuleCompilation, RuleCompiler, RuleCompile
 TOO_DEEP = ("not checked: the rule nests deeper than crdtool's CEL engine parses (32 levels), though within "
             "cel-go's parser limits, so it is neither type-checked nor evaluated here")
 
+TOO_DEEP_MESSAGE = ("not checked: the messageExpression nests deeper than crdtool's CEL engine parses (32 levels), "
+                    "though within cel-go's parser limits, so it is neither type-checked nor evaluated here, and its "
+                    "estimated cost is left out of the CRD's cost total")
+
 
 @dataclass
 class UnsupportedRules:
@@ -27,9 +31,11 @@ class UnsupportedRules:
     def compile(self, request: RuleCompileRequest) -> list[RuleCompilation]:
         results = self.inner.compile(request)
         for i, compilation in enumerate(results):
+            rule_path = request.path.child("x-kubernetes-validations").index(i)
             if compilation.unsupported:
-                self.notes.append(Note(request.path.child("x-kubernetes-validations").index(i).child("rule"),
-                                       TOO_DEEP))
+                self.notes.append(Note(rule_path.child("rule"), TOO_DEEP))
+            if compilation.message_expression_unsupported:
+                self.notes.append(Note(rule_path.child("messageExpression"), TOO_DEEP_MESSAGE))
         return results
 
     def validate_default(self, *args, **kwargs):

@@ -1,21 +1,52 @@
-"""Where crdtool's CEL engine stops short of cel-go: nesting depth as cel-go's parser counts it (its
-limit is 250), and the object-sized cost estimate used when the engine's iteration budget runs out."""
+"""Where crdtool's CEL engine stops short of cel-go: cel-go's parser limits (recursion as its listener
+and its tree builder count it, code points), and the object-sized cost estimate used when the engine's
+iteration budget runs out."""
 
-from crdtool.cel.depth import nesting_depth
+import pytest
+
+from crdtool.cel.depth import parser_limit_error
+
+_RECURSION = "ERROR: <input>:-1:0: expression recursion limit exceeded: 250"
+_TREE = "ERROR: <input>:-1:0: max recursion depth exceeded"
 
 
-def test_brackets_of_every_kind_nest() -> None:
-    assert nesting_depth("self.a == 1") == 1
-    assert nesting_depth("(self.a == 1)") == 2
-    assert nesting_depth("self.l.all(x, x in [1, {'k': [2]}])") == 5
-    assert nesting_depth("((a) + (b))") == 3
+def _nested(open_: str, inner: str, close: str, n: int) -> str:
+    return open_ * n + inner + close * n
 
 
-def test_brackets_in_string_literals_do_not_count() -> None:
-    assert nesting_depth("self.s == '((((' && self.t == \"[[\"") == 1
-    assert nesting_depth("self.s == '''(\n(''' ") == 1
-    assert nesting_depth(r"self.s == 'it\'s (' ") == 1
-    assert nesting_depth(r"self.s.matches(r'\(')") == 2
+@pytest.mark.parametrize(("rule", "error"), [
+    (_nested("(", "x", ")", 249), None),  # expr open 250 times: start's and one per parenthesis
+    (_nested("(", "x", ")", 250), _RECURSION),
+    (_nested("f(", "x", ")", 249), None),
+    (_nested("f(", "x", ")", 250), _RECURSION),
+    (_nested("[", "x", "]", 250), _RECURSION),
+    (_nested("a.f(", "x", ")", 249), None),
+    (_nested("(", "x == 1", ")", 248), None),  # relation: the right operand reopens the rule
+    (_nested("(", "x == 1", ")", 249), _RECURSION),
+    (_nested("a.f(", "x", ")", 250), _RECURSION),
+    (_nested("1 + (", "1", ")", 124), None),  # calc: the right operand reopens the rule inside each level
+    (_nested("1 + (", "1", ")", 125), _RECURSION),
+    (" + ".join(["1"] * 251), None),  # 250 operators: the chain does not add up in the listener ...
+    (" + ".join(["1"] * 252), _TREE),  # ... but the tree builder counts 251 nested operators
+    ("a" + ".b" * 250, None),
+    ("a" + ".b" * 251, _TREE),
+    ("a" + "[0]" * 251, _TREE),
+    ("x" + " == x" * 251, _TREE),
+    ("self.l.all(x, x in [1, {'k': [2]}]) && self.s == '((((' ? a.b[c] : -1.5e3 > 2u", None),
+    ("'" + "(" * 300 + "'", None),  # brackets in a string literal do not nest
+    (r"self.s.matches(r'\(') && b'((' != b''", None),
+    ("x" * 100_000, None),
+    ("x" * 100_001, "ERROR: <input>:-1:0: expression code point size exceeds limit: size: 100001, limit 100000"),
+    (_nested("(", "x +", ")", 100), None),  # not CEL: the engine reports the syntax error
+    (_nested("(", "x +", ")", 300), _RECURSION),  # too deep before the syntax error is reached
+])
+def test_cel_gos_parser_limits(rule: str, error: str | None) -> None:
+    assert parser_limit_error(rule) == error
+
+
+def test_a_deep_rule_is_decided_fast_and_without_recursion_errors() -> None:
+    assert parser_limit_error(_nested("(", "x", ")", 40_000)) == _RECURSION
+    assert parser_limit_error(_nested("1 + (", "1", ")", 10_000)) == _RECURSION
 
 
 def test_sized_schema_takes_the_values_sizes() -> None:

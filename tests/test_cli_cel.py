@@ -157,14 +157,128 @@ def test_a_rule_too_deep_for_the_engine_is_noted_not_passed_silently(tmp_path: P
         validated.output
 
 
-def test_a_long_but_cheap_rule_is_noted_not_refused(tmp_path: Path) -> None:
-    # 15,000 iterations: over the CEL engine's 10,000, far under the apiserver's runtime cost limit.
+def test_rules_beyond_the_engines_iteration_cap_are_evaluated(tmp_path: Path) -> None:
+    """100,000 iterations: over the CEL engine's cap of 10,000, within the apiserver's runtime cost limit."""
     crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
-    crd.write_text(_crd("self.l.all(x, x != 'zz')", {"l": {"type": "array", "items": {"type": "string"}}}))
+    crd.write_text(_crd("self.l.all(x, x != 'zz')", {"l": {"type": "array", "maxItems": 100_000,
+                                                          "items": {"type": "string", "maxLength": 2}}}))
+    for items, verdict in ((["a"] * 100_000, 0), (["a"] * 99_999 + ["zz"], 1)):
+        cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                                  "spec": {"l": items}}))
+        res = run("validate", "-c", str(crd), str(cr))
+        assert res.exit_code == verdict, res.output
+        assert "note:" not in res.output
+        if verdict:
+            assert "spec: Invalid value: failed rule: self.l.all(x, x != 'zz')" in res.output
+
+
+def test_loops_past_the_cap_keep_cels_error_semantics(tmp_path: Path) -> None:
+    """An error in one iteration is absorbed when a later element decides `all`, and surfaces otherwise;
+    `filter` and `map` past the cap keep their elements in order."""
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
+    schema = {"l": {"type": "array", "maxItems": 30_000, "items": {"type": "integer"}}}
+
+    def verdict(rule: str, items: list) -> str:
+        crd.write_text(_crd(rule, schema))
+        cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                                  "spec": {"l": items}}))
+        res = run("validate", "-c", str(crd), str(cr))
+        assert res.exit_code in (0, 1), res.output
+        return "accepted" if res.exit_code == 0 else res.output.split("error: ", 1)[1].split("\n", 1)[0]
+
+    all_rule = "self.l.all(x, 10 / x > 0 && x != 7)"
+    assert verdict(all_rule, [1] * 20_000 + [0, 7]) == f"spec: Invalid value: failed rule: {all_rule}"
+    assert verdict(all_rule, [1] * 20_000 + [0, 1]) == (
+        f"spec: Invalid value: \"object\": division by zero evaluating rule: {all_rule}")
+    assert verdict(all_rule, [1] * 20_000) == "accepted"
+    filtered = "self.l.filter(x, x % 2 == 1).map(x, x * 10)[5000] == 100010"
+    assert verdict(filtered, list(range(10_500))) == "accepted"
+    assert verdict(filtered, list(range(2, 10_502))) == f"spec: Invalid value: failed rule: {filtered}"
+
+
+def test_cel_gos_limits_decide_deep_rules(tmp_path: Path) -> None:
+    """A chain of 251 selections is deeper than cel-go's tree builder goes; 125 levels of `1 + (...)`
+    are deeper than its parser goes (two calc levels each); both refuse the CRD and every object."""
+    cr = tmp_path / "cr.json"
     cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
-                              "spec": {"l": ["a"] * 15_000}}))
-    res = run("validate", "-c", str(crd), str(cr))
+                              "spec": {"s": "y"}}))
+    cases = [("self.s.size() == 0 || " + "1 + (" * 125 + "1" + ")" * 125 + " > 0",
+              "ERROR: <input>:-1:0: expression recursion limit exceeded: 250"),
+             ("self.s.size() == 0 || " + " + ".join(["1"] * 252) + " > 0",
+              "ERROR: <input>:-1:0: max recursion depth exceeded")]
+    for i, (rule, error) in enumerate(cases):
+        crd = tmp_path / f"crd{i}.json"
+        crd.write_text(_crd(rule, {"s": {"type": "string"}}))
+        res = run("lint", "--format", "kubectl", str(crd))
+        assert res.exit_code == 1
+        assert "x-kubernetes-validations[0].rule: Invalid value: " in res.output
+        assert f"compilation failed: {error}" in res.output
+        validated = run("validate", "--format", "kubectl", "-c", str(crd), str(cr))
+        assert validated.exit_code == 1
+        assert ('The Widget "w" is invalid: spec: Invalid value: "object": rule compile error: '
+                f"compilation failed: {error}") in validated.output
+
+
+def test_a_deep_rule_within_cel_gos_limits_is_not_refused(tmp_path: Path) -> None:
+    # 200 parentheses: cel-go parses it (the apiserver accepts the CRD); crdtool's engine cannot, and says so.
+    crd = tmp_path / "crd.json"
+    crd.write_text(_crd("(" * 200 + "self.s == 'x'" + ")" * 200, {"s": {"type": "string"}}))
+    res = run("lint", str(crd))
     assert res.exit_code == 0, res.output
-    assert "note: spec: not evaluated: the rule runs more than 10,000 iterations here" in res.output
-    notes = json.loads(run("--format", "json", "validate", "-c", str(crd), str(cr)).output)["results"][0]["notes"]
-    assert [n["field"] for n in notes] == ["spec"]
+    assert "x-kubernetes-validations[0].rule: not checked: the rule nests deeper than" in res.output
+
+
+def test_mixed_type_literals_are_cel_gos_type_errors(tmp_path: Path) -> None:
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
+    crd.write_text(_crd("[1, 'a'].size() > 0 && {'a': 1, 2: 'b'}.size() > 0 && '%s'.format([[1, 'a']]) != ''",
+                        {"s": {"type": "string"}}))
+    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                              "spec": {"s": "y"}}))
+    errors = ("compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'\n"
+              " | [1, 'a'].size() > 0 && {'a': 1, 2: 'b'}.size() > 0 && '%s'.format([[1, 'a']]) != ''\n"
+              " | ....^\n"
+              "ERROR: <input>:1:33: expected type 'string' but found 'int'\n"
+              " | [1, 'a'].size() > 0 && {'a': 1, 2: 'b'}.size() > 0 && '%s'.format([[1, 'a']]) != ''\n"
+              " | ................................^\n"
+              "ERROR: <input>:1:36: expected type 'int' but found 'string'\n")
+    res = run("lint", "--format", "kubectl", str(crd))
+    assert res.exit_code == 1
+    assert errors in res.output
+    assert "1:65" not in res.output  # literals inside format() are exempt
+    validated = run("validate", "--format", "kubectl", "-c", str(crd), str(cr))
+    assert validated.exit_code == 1
+    assert 'spec: Invalid value: "object": rule compile error: ' + errors in validated.output
+
+
+def test_a_message_expression_too_deep_for_the_engine_is_noted(tmp_path: Path) -> None:
+    crd = tmp_path / "crd.json"
+    doc = json.loads(_crd("self.s == 'x'", {"s": {"type": "string"}}))
+    rule = doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["x-kubernetes-validations"][0]
+    rule["messageExpression"] = "(" * 60 + "self.s" + ")" * 60
+    crd.write_text(json.dumps(doc))
+    res = run("lint", str(crd))
+    assert res.exit_code == 0, res.output
+    assert "x-kubernetes-validations[0].messageExpression: not checked: the messageExpression nests deeper" in \
+        res.output
+    assert "x-kubernetes-validations[0].rule: not checked" not in res.output
+
+
+def test_message_expressions_count_in_the_crds_cost_total(tmp_path: Path) -> None:
+    """Twelve cheap rules whose messageExpressions each cost about 9.4 million: the total exceeds 100
+    million, and each messageExpression (not its rule) is named as a contributor."""
+    crd = tmp_path / "crd.json"
+    doc = json.loads(_crd("true", {"l": {"type": "array", "maxItems": 600,
+                                         "items": {"type": "string", "maxLength": 10}}}))
+    spec = doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+    spec["x-kubernetes-validations"] = [
+        {"rule": "true", "messageExpression": "self.l.map(x, self.l.map(y, x + y).join(',')).join(',')"}] * 12
+    crd.write_text(json.dumps(doc))
+    res = run("lint", str(crd))
+    assert res.exit_code == 1
+    contributors = [line.split(": error: ", 1)[1] for line in res.output.splitlines()
+                    if "contributed" in line and ": error: " in line]
+    path = "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations"
+    assert contributors == [f"{path}[{i}].messageExpression: Forbidden: contributed to estimated rule cost total "
+                            "exceeding cost limit for entire OpenAPIv3 schema" for i in range(4)]
+    assert ("spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for "
+            "entire OpenAPIv3 schema exceeds budget by factor of 1.129617x") in res.output

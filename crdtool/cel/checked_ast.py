@@ -78,6 +78,8 @@ class Node:
     test_only: bool = False  # select: has()
     target: Node | None = None  # select operand, member call target
     args: list[Node] = field(default_factory=list)  # call args, list elements, map/struct values
+    keys: list[Node] = field(default_factory=list)  # map keys, beside their values in `args`
+    optional: frozenset[int] = frozenset()  # list elements and map entries marked optional (`?`), by index
     const: object = None  # const value (str, bytes, int, float, bool, None)
     # Comprehension parts.
     iter_var: str = ""
@@ -96,6 +98,7 @@ class CheckedAst:
     types: dict[int, tuple]  # node id -> ("list", elem) | ("map", key, value) | ("message", name) | (name,)
     overloads: dict[int, list[str]]  # call node id -> overload ids
     references: dict[int, str]  # ident node id -> the declaration it resolved to
+    positions: dict[int, int] = field(default_factory=dict)  # node id -> code point offset in the source
 
     def type_kind(self, node: Node) -> str:
         t = self.types.get(node.id)
@@ -121,7 +124,11 @@ def decode(serialized: bytes) -> CheckedAst:
             overloads[node_id] = ids
         else:
             references[node_id] = _text(ref, 1)
-    return CheckedAst(_expr(_one(checked, 4, b"")), types, overloads, references)
+    positions: dict[int, int] = {}
+    for entry in _fields(_one(checked, 5, b"")).get(4, []):
+        e = _fields(entry)
+        positions[_signed(_one(e, 1, 0))] = _signed(_one(e, 2, 0))
+    return CheckedAst(_expr(_one(checked, 4, b"")), types, overloads, references, positions)
 
 
 def _type(buf: bytes) -> tuple:
@@ -144,7 +151,8 @@ def _type(buf: bytes) -> tuple:
     if 2 in f:
         return ("null",)
     if 11 in f:
-        return ("type",)
+        param = _one(f, 11)
+        return ("type", _type(param)) if param else ("type",)
     if 12 in f:
         return ("error",)
     if 14 in f:
@@ -170,14 +178,21 @@ def _expr(buf: bytes) -> Node:
         return Node(node_id, "call", name=_text(c, 2), target=_expr(target) if target is not None else None,
                     args=[_expr(a) for a in c.get(3, [])])
     if 7 in f:
-        return Node(node_id, "list", args=[_expr(a) for a in _fields(_one(f, 7)).get(1, [])])
+        create = _fields(_one(f, 7))
+        return Node(node_id, "list", args=[_expr(a) for a in create.get(1, [])],
+                    optional=frozenset(_packed(create.get(2, []))))
     if 8 in f:
         s = _fields(_one(f, 8))
-        values = []
-        for entry in s.get(2, []):
+        values, keys, optional = [], [], set()
+        for i, entry in enumerate(s.get(2, [])):
             e = _fields(entry)
             values.append(_expr(_one(e, 4, b"")))
-        return Node(node_id, "map" if not _text(s, 1) else "struct", name=_text(s, 1), args=values)
+            if 3 in e:
+                keys.append(_expr(_one(e, 3)))
+            if _one(e, 5, 0):
+                optional.add(i)
+        return Node(node_id, "map" if not _text(s, 1) else "struct", name=_text(s, 1), args=values, keys=keys,
+                    optional=frozenset(optional))
     if 9 in f:
         c = _fields(_one(f, 9))
         return Node(node_id, "comprehension", iter_var=_text(c, 1), iter_var2=_text(c, 8), accu_var=_text(c, 3),
@@ -185,6 +200,20 @@ def _expr(buf: bytes) -> Node:
                     loop_condition=_expr(_one(c, 5, b"")), loop_step=_expr(_one(c, 6, b"")),
                     result=_expr(_one(c, 7, b"")))
     return Node(node_id, "unspecified")
+
+
+def _packed(values: list) -> list[int]:
+    """A repeated int32 field's values, packed (bytes) or not (ints)."""
+    out: list[int] = []
+    for v in values:
+        if isinstance(v, int):
+            out.append(v)
+            continue
+        pos = 0
+        while pos < len(v):
+            n, pos = _varint(v, pos)
+            out.append(n)
+    return out
 
 
 def _constant(buf: bytes):

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from cel_expr_python import cel
 
-from crdtool.cel import checked_ast, cost, environment, library, list_semantics
-from crdtool.cel.depth import MAX_RECURSION_DEPTH, RECURSION_ERROR, nesting_depth
+from crdtool.cel import checked_ast, cost, environment, library, list_semantics, unbounded
+from crdtool.cel.depth import parser_limit_error
 from crdtool.cel.errors import format_issues, go_error_text
+from crdtool.cel.homogeneous import aggregate_literal_issues
 from crdtool.cel.literals import literal_issues
 from crdtool.cel.numeric import widen_literals
 from crdtool.cel.protos import SchemaTypes, build_schema_types
@@ -55,6 +56,7 @@ class CompiledRule:
     self_type: DeclType | None = None
     _program: cel.Expression | None = None
     _message_program: cel.Expression | None = None
+    _unbounded: dict[str, cel.Expression] | None = None
 
     @property
     def program(self) -> cel.Expression | None:
@@ -62,6 +64,18 @@ class CompiledRule:
         if self._program is None and self.compiled:
             self._program = _eval_program(self.expression, self.optional_old_self, self.self_type)
         return self._program
+
+    def unbounded(self, program: cel.Expression) -> cel.Expression:
+        """`program` (the rule's or its message's) with its comprehensions run one iteration at a time, past
+        the engine's cap of 10,000 iterations per evaluation (crdtool.cel.unbounded)."""
+        key = "message" if program is self._message_program else "rule"
+        if self._unbounded is None:
+            self._unbounded = {}
+        split = self._unbounded.get(key)
+        if split is None:
+            split = unbounded.rewrite(program.serialize(), environment.eval_env()) or program
+            self._unbounded[key] = split
+        return split
 
     @property
     def message_program(self) -> cel.Expression | None:
@@ -121,9 +135,9 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
     result = CompiledRule(rule, RuleCompilation(), optional_old_self=optional_old_self, self_type=decl_type)
     if not go_trim_space(source):
         return result
-    if nesting_depth(source) > MAX_RECURSION_DEPTH:
-        result.compilation = RuleCompilation(error_type="invalid",
-                                             error_detail="compilation failed: " + RECURSION_ERROR)
+    limit_error = parser_limit_error(source)
+    if limit_error is not None:
+        result.compilation = RuleCompilation(error_type="invalid", error_detail="compilation failed: " + limit_error)
         return result
     try:
         checked, error, result.expression = _check(source, types, optional_old_self)
@@ -143,10 +157,11 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
     uses_old_self = _uses_old_self(source, types)
     result.ast = checked_ast.decode(checked.serialize())
     max_cost, largest = _max_cost(result.ast, decl_type)
-    message_error, message_cost = None, 0
+    message_error, message_cost, message_unsupported = None, 0, False
     message_source = rule.get("messageExpression") or ""
-    if message_source and nesting_depth(message_source) > MAX_RECURSION_DEPTH:
-        message_error = "messageExpression compilation failed: " + RECURSION_ERROR
+    message_limit_error = parser_limit_error(message_source) if message_source else None
+    if message_limit_error is not None:
+        message_error = "messageExpression compilation failed: " + message_limit_error
     elif message_source:
         try:
             message_checked, error, result.message_expression = _check(message_source, types,
@@ -154,6 +169,7 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
         except TooDeepError:
             message_checked, error = None, None
             message_source = ""  # too deep to check here: the rule's message is used instead
+            message_unsupported = True
         if message_checked is None and error is None:
             pass
         elif error is not None:
@@ -165,7 +181,8 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
     result.compilation = RuleCompilation(
         max_cost=max_cost, max_cardinality=max_cardinality, message_expression_error=message_error,
         has_message_expression=bool(message_source), message_expression_max_cost=message_cost,
-        uses_old_self=uses_old_self, largest_size_path=largest)
+        uses_old_self=uses_old_self, largest_size_path=largest,
+        message_expression_unsupported=message_unsupported)
     result.compiled = True
     field_path = rule.get("fieldPath") or ""
     if field_path:
@@ -178,7 +195,7 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
 
 
 class TooDeepError(Exception):
-    """The expression nests deeper than cel-expr-python's parser allows (32; cel-go allows 250)."""
+    """The expression nests deeper than cel-expr-python's parser allows (32; cel-go's limits are in depth)."""
 
 
 _RECURSION_LIMIT = re.compile(r"recursion limit exceeded|Exceeded max recursion depth")
@@ -204,6 +221,9 @@ def _check(source: str, types: SchemaTypes, optional_old_self: bool
                 return None, go_error_text(str(err), original, types.type_names, column_shift=shift), original
             rewritten = source = widened
     issues = literal_issues(original)
+    if "[" in rewritten or "{" in rewritten:  # a list or map literal: cel-go holds it to one type
+        issues += aggregate_literal_issues(checked_ast.decode(checked.serialize()), rewritten, types.type_names,
+                                           column_shift=shift)
     if issues:
         return None, format_issues(issues, original), original
     return checked, None, rewritten

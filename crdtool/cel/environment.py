@@ -18,7 +18,7 @@ from functools import cache
 from cel_expr_python import cel
 from google.protobuf import descriptor_pool
 
-from crdtool.cel import library, list_semantics
+from crdtool.cel import library, list_semantics, unbounded
 from crdtool.cel.protos import SchemaTypes, base_pool_files
 
 __all__ = ["OLD_SELF_PRESENT", "OLD_SELF_VALUE", "check_env", "eval_env", "optional_old_self_check",
@@ -55,7 +55,8 @@ def eval_env() -> cel.Env:
     variables = {"self": cel.Type.DYN, "oldSelf": cel.Type.DYN, OLD_SELF_PRESENT: cel.Type.BOOL,
                  OLD_SELF_VALUE: cel.Type.DYN}
     return cel.NewEnv(descriptor_pool=library_pool(), variables=variables, config=library.config(),
-                      functions=[*library.runtime_functions(), *list_semantics.declarations()])
+                      functions=[*library.runtime_functions(), *list_semantics.declarations(),
+                                 *unbounded.declarations()])
 
 
 @cache

@@ -1,8 +1,9 @@
 """crdtool's own notes on a CRD: rules it could neither type-check nor evaluate.
 
-The CEL runtime crdtool uses parses expressions nested at most 32 levels deep, where cel-go
-allows 250. Such a rule is not reported as an error (the apiserver accepts it) but it is not
-silently passed over either: the user is told it was not checked.
+The CEL runtime crdtool uses parses expressions nested at most 32 levels deep; cel-go's limits
+(crdtool.cel.depth) are far higher and decided without it. A rule between the two is not reported
+as an error (the apiserver accepts it) but it is not silently passed over either: the user is told
+it was not checked.
 """
 
 from __future__ import annotations
@@ -12,8 +13,12 @@ from dataclasses import dataclass, field
 from crdtool.model.notes import Note
 from crdtool.schema.crd_schema import RuleCompilation, RuleCompiler, RuleCompileRequest
 
-TOO_DEEP = ("not checked: the rule nests deeper than crdtool's CEL engine parses (32 levels; the apiserver "
-            "allows 250), so it is neither type-checked nor evaluated here")
+TOO_DEEP = ("not checked: the rule nests deeper than crdtool's CEL engine parses (32 levels), though within "
+            "cel-go's parser limits, so it is neither type-checked nor evaluated here")
+
+TOO_DEEP_MESSAGE = ("not checked: the messageExpression nests deeper than crdtool's CEL engine parses (32 levels), "
+                    "though within cel-go's parser limits, so it is neither type-checked nor evaluated here, and its "
+                    "estimated cost is left out of the CRD's cost total")
 
 
 @dataclass
@@ -26,9 +31,11 @@ class UnsupportedRules:
     def compile(self, request: RuleCompileRequest) -> list[RuleCompilation]:
         results = self.inner.compile(request)
         for i, compilation in enumerate(results):
+            rule_path = request.path.child("x-kubernetes-validations").index(i)
             if compilation.unsupported:
-                self.notes.append(Note(request.path.child("x-kubernetes-validations").index(i).child("rule"),
-                                       TOO_DEEP))
+                self.notes.append(Note(rule_path.child("rule"), TOO_DEEP))
+            if compilation.message_expression_unsupported:
+                self.notes.append(Note(rule_path.child("messageExpression"), TOO_DEEP_MESSAGE))
         return results
 
     def validate_default(self, *args, **kwargs):

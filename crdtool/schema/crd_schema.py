@@ -86,8 +86,10 @@ class RuleCompilation:
     uses_old_self: bool = False
     #: For cost reports: the value path whose schema size weighed most in max_cost (e.g. `self.spec.items`).
     largest_size_path: str = ""
-    #: crdtool's own finding, not the apiserver's: the rule could be neither checked nor run here.
+    #: crdtool's own finding, not the apiserver's: the rule (or its messageExpression) could be neither
+    #: checked nor run here.
     unsupported: bool = False
+    message_expression_unsupported: bool = False
 
 
 @dataclass(frozen=True, slots=True)

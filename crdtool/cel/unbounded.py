@@ -1,0 +1,319 @@
+"""Rules whose comprehensions run more than CEL C++'s 10,000 iterations, evaluated all the same.
+
+CEL C++ stops an evaluation after 10,000 comprehension iterations in all (`Iteration budget
+exceeded`); the apiserver has no such cap, only its cost limits (which the caller checks). Such a
+rule is evaluated again from a rewritten tree in which every comprehension over a computed range is
+a call, `@k8s.loop(<n>, range, [free variables])`, that runs the loop here in chunks of
+1,000 elements: each chunk is the comprehension itself over that slice of the range, starting from
+the accumulator the previous chunk left (nested comprehensions are calls too, so no evaluation comes
+near the cap). Between chunks the loop condition is asked whether to go on; the result expression
+runs once, at the end. Two-variable comprehensions over a list see each element's index, so they run
+one element at a time.
+
+A chunk that yields an error does not end the loop, as in CEL: `all` and `exists` absorb it when a
+later element decides. The error is carried as the accumulator by starting the next chunk from
+`@k8s.fail(<message>)`, which yields that error again.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from cel_expr_python import cel
+
+from crdtool.cel.ast_proto import checked_expr_classes
+
+__all__ = ["declarations", "rewrite"]
+
+_LOOP, _FAIL = "@k8s.loop", "@k8s.fail"
+_RANGE, _ACCU = "@k8s.range", "@k8s.accu"
+_CHUNK = 1000
+_RANGE_KINDS = {"k8s_loop_list": cel.Type.List(cel.Type.DYN), "k8s_loop_map": cel.Type.Map(cel.Type.DYN, cel.Type.DYN)}
+_STATUS_PREFIX = re.compile(r"^[A-Z_]+: ")
+
+
+class _Failure(Exception):
+    """An error value the loop yields (its text without the runtime's status prefix)."""
+
+
+@dataclass(slots=True)
+class _Loop:
+    """One comprehension, split into programs, and the outer variables they read."""
+
+    accu_var: str
+    free: list[str]
+    by_index: bool  # two variables: a list's elements come with their index
+    #: `map` and `filter`: the step appends to a list and the loop never stops early, so each chunk starts
+    #: from an empty list and the chunks' lists are joined here (the engine copies the list per append).
+    appends: bool = False
+    accu_init: Any = None
+    #: The comprehension over `@range` from `@accu`, yielding its accumulator; and the loop condition and
+    #: result over `accu`. The failing ones read the accumulator through `@k8s.fail`.
+    chunk: Any = None
+    condition: Any = None
+    result: Any = None
+    failing_chunk: Any = None
+    failing_condition: Any = None
+    failing_result: Any = None
+
+
+_loops: list[_Loop] = []
+
+
+def rewrite(serialized: bytes, env: cel.Env) -> cel.Expression | None:
+    """The program of a checked expression whose comprehensions over computed ranges run here (None if
+    it has none)."""
+    classes = checked_expr_classes()
+    wrapper = classes["Any"]()
+    wrapper.ParseFromString(serialized)
+    checked = classes["CheckedExpr"]()
+    checked.ParseFromString(wrapper.value)
+    splitter = _Splitter(checked, wrapper, env)
+    splitter.visit(checked.expr, _ENV_VARIABLES)
+    if not splitter.changed:
+        return None
+    return splitter.program(checked.expr)
+
+
+_ENV_VARIABLES = frozenset({"self", "oldSelf", "__oldSelfPresent", "__oldSelfValue"})
+
+
+class _Splitter:
+    def __init__(self, checked: Any, wrapper: Any, env: cel.Env) -> None:
+        self.checked, self.wrapper, self.env = checked, wrapper, env
+        self.classes = checked_expr_classes()
+        self.next_id = _max_id(checked.expr) + 1
+        self.changed = False
+
+    def visit(self, expr: Any, scope: frozenset[str]) -> None:
+        """Rewrite the comprehensions under `expr`, innermost first; `scope` holds the variables bound."""
+        if expr.HasField("comprehension_expr"):
+            c = expr.comprehension_expr
+            self.visit(c.iter_range, scope)
+            self.visit(c.accu_init, scope)
+            inner = scope | {c.iter_var, c.accu_var} | ({c.iter_var2} if c.iter_var2 else set())
+            for part in (c.loop_condition, c.loop_step, c.result):
+                self.visit(part, inner)
+            if not c.iter_range.HasField("list_expr"):  # a literal range is short
+                self.split(expr, scope)
+            return
+        for child in _children(expr):
+            self.visit(child, scope)
+
+    def split(self, expr: Any, scope: frozenset[str]) -> None:
+        c = expr.comprehension_expr
+        bound = {c.iter_var, c.iter_var2, c.accu_var}
+        used = _idents(c.accu_init) | ((_idents(c.loop_condition) | _idents(c.loop_step)) - bound) \
+            | (_idents(c.result) - {c.accu_var})
+        loop = _Loop(c.accu_var, sorted(used & scope), bool(c.iter_var2), _appends(c))
+        loop.accu_init = self.program(c.accu_init)
+        chunk = self.classes["Expr"]()
+        chunk.CopyFrom(expr)
+        chunk.comprehension_expr.iter_range.Clear()
+        chunk.comprehension_expr.iter_range.id = self.new_id()
+        chunk.comprehension_expr.iter_range.ident_expr.name = _RANGE
+        chunk.comprehension_expr.accu_init.Clear()
+        chunk.comprehension_expr.accu_init.id = self.new_id()
+        chunk.comprehension_expr.accu_init.ident_expr.name = _ACCU
+        chunk.comprehension_expr.result.Clear()
+        chunk.comprehension_expr.result.id = self.new_id()
+        chunk.comprehension_expr.result.ident_expr.name = c.accu_var
+        loop.chunk = self.program(chunk)
+        loop.condition = self.program(c.loop_condition)
+        loop.result = self.program(c.result)
+        loop.failing_chunk = self.program(self.failing(chunk, _ACCU))
+        loop.failing_condition = self.program(self.failing(c.loop_condition, c.accu_var))
+        loop.failing_result = self.program(self.failing(c.result, c.accu_var))
+        _loops.append(loop)
+        iter_range = self.classes["Expr"]()
+        iter_range.CopyFrom(c.iter_range)
+        expr_id = expr.id
+        expr.Clear()
+        expr.id = expr_id
+        expr.call_expr.function = _LOOP
+        number = expr.call_expr.args.add(id=self.new_id())
+        number.const_expr.int64_value = len(_loops) - 1
+        expr.call_expr.args.add().CopyFrom(iter_range)
+        values = expr.call_expr.args.add(id=self.new_id())
+        values.list_expr.SetInParent()
+        for name in loop.free:
+            values.list_expr.elements.add(id=self.new_id()).ident_expr.name = name
+        self.reference(expr_id, *_RANGE_KINDS)
+        self.changed = True
+
+    def failing(self, part: Any, accu_var: str) -> Any:
+        """A copy of `part` reading the accumulator as `@k8s.fail(accu)`."""
+        copy = self.classes["Expr"]()
+        copy.CopyFrom(part)
+        stack = [copy]
+        while stack:
+            e = stack.pop()
+            if _is_ident(e, accu_var):
+                inner = self.classes["Expr"]()
+                inner.CopyFrom(e)
+                inner.id = self.new_id()
+                call_id = e.id
+                e.Clear()
+                e.id = call_id
+                e.call_expr.function = _FAIL
+                e.call_expr.args.add().CopyFrom(inner)
+                self.reference(call_id, "k8s_fail")
+                continue
+            stack.extend(_children(e))
+        return copy
+
+    def program(self, expr: Any) -> cel.Expression:
+        """`expr` as a program of its own (the checked expression's types and references kept)."""
+        checked = self.classes["CheckedExpr"]()
+        checked.CopyFrom(self.checked)
+        checked.expr.CopyFrom(expr)
+        wrapper = self.classes["Any"]()
+        wrapper.CopyFrom(self.wrapper)
+        wrapper.value = checked.SerializeToString()
+        return self.env.deserialize(wrapper.SerializeToString())
+
+    def reference(self, expr_id: int, *overload_ids: str) -> None:
+        """The call `expr_id` resolves to these overloads (the entry of the node it replaced, if any)."""
+        for entry in self.checked.reference_map:
+            if entry.key == expr_id:
+                del entry.value.overload_id[:]
+                entry.value.overload_id.extend(overload_ids)
+                return
+        self.checked.reference_map.add(key=expr_id).value.overload_id.extend(overload_ids)
+
+    def new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id - 1
+
+
+def _children(expr: Any) -> list[Any]:
+    if expr.HasField("select_expr"):
+        return [expr.select_expr.operand]
+    if expr.HasField("call_expr"):
+        call = expr.call_expr
+        return ([call.target] if call.HasField("target") else []) + list(call.args)
+    if expr.HasField("list_expr"):
+        return list(expr.list_expr.elements)
+    if expr.HasField("struct_expr"):
+        out = []
+        for entry in expr.struct_expr.entries:
+            if entry.HasField("map_key"):
+                out.append(entry.map_key)
+            out.append(entry.value)
+        return out
+    if expr.HasField("comprehension_expr"):
+        c = expr.comprehension_expr
+        return [c.iter_range, c.accu_init, c.loop_condition, c.loop_step, c.result]
+    return []
+
+
+def _idents(expr: Any) -> set[str]:
+    names, stack = set(), [expr]
+    while stack:
+        e = stack.pop()
+        if e.HasField("ident_expr"):
+            names.add(e.ident_expr.name)
+        stack.extend(_children(e))
+    return names
+
+
+def _is_ident(expr: Any, name: str) -> bool:
+    return expr.HasField("ident_expr") and expr.ident_expr.name == name
+
+
+def _max_id(expr: Any) -> int:
+    top, stack = 0, [expr]
+    while stack:
+        e = stack.pop()
+        top = max(top, e.id)
+        stack.extend(_children(e))
+    return top
+
+
+# --- running a loop ------------------------------------------------------------------------------------
+
+
+def _run(number: int, iter_range: Any, values: list) -> Any:
+    loop = _loops[number]
+    scope = dict(zip(loop.free, values, strict=True))
+    accu, failed = _value(loop.accu_init, scope)
+    if loop.appends and not failed and isinstance(accu, list):
+        return _run_appending(loop, scope, accu, iter_range)
+    for chunk in _chunks(iter_range, loop.by_index):
+        if not failed:
+            proceed, _ = _value(loop.condition, {**scope, loop.accu_var: accu})
+            if proceed is not True:
+                break
+        accu, failed = _value(loop.failing_chunk if failed else loop.chunk,
+                              {**scope, _RANGE: chunk, _ACCU: accu})
+    outcome, failed = _value(loop.failing_result if failed else loop.result, {**scope, loop.accu_var: accu})
+    if failed:
+        raise _Failure(outcome)
+    return outcome
+
+
+def _run_appending(loop: _Loop, scope: dict, accu: list, iter_range: Any) -> Any:
+    for chunk in _chunks(iter_range, loop.by_index):
+        part, failed = _value(loop.chunk, {**scope, _RANGE: chunk, _ACCU: []})
+        if failed:
+            raise _Failure(part)
+        accu.extend(part)
+    outcome, failed = _value(loop.result, {**scope, loop.accu_var: accu})
+    if failed:
+        raise _Failure(outcome)
+    return outcome
+
+
+def _appends(c: Any) -> bool:
+    """Whether the comprehension is a `map` or `filter`: from `[]`, never stopping, each step `accu + [e]` or
+    `cond ? accu + [e] : accu`, with the accumulator read nowhere else."""
+    if not (c.accu_init.HasField("list_expr") and not c.accu_init.list_expr.elements
+            and c.loop_condition.HasField("const_expr") and c.loop_condition.const_expr.bool_value):
+        return False
+    step = c.loop_step
+    if step.HasField("call_expr") and step.call_expr.function == "_?_:_" and len(step.call_expr.args) == 3:
+        condition, step, otherwise = step.call_expr.args
+        if not _is_ident(otherwise, c.accu_var) or c.accu_var in _idents(condition):
+            return False
+    if not (step.HasField("call_expr") and step.call_expr.function == "_+_" and len(step.call_expr.args) == 2):
+        return False
+    accu, appended = step.call_expr.args
+    return _is_ident(accu, c.accu_var) and appended.HasField("list_expr") and c.accu_var not in _idents(appended)
+
+
+def _chunks(iter_range: Any, by_index: bool):
+    """The range in slices (a list's elements one by one, keyed by index, when the loop reads indexes)."""
+    if isinstance(iter_range, dict):
+        items = list(iter_range.items())
+        for start in range(0, len(items), _CHUNK):
+            yield dict(items[start:start + _CHUNK])
+    elif by_index:
+        for i, item in enumerate(iter_range):
+            yield {i: item}
+    else:
+        for start in range(0, len(iter_range), _CHUNK):
+            yield iter_range[start:start + _CHUNK]
+
+
+def _value(program: cel.Expression, data: dict) -> tuple[Any, bool]:
+    """The program's value over `data`, and whether it is an error (then the value is its text)."""
+    outcome = program.eval(data=data)
+    if outcome.type().name() == "ERROR":
+        return _STATUS_PREFIX.sub("", str(outcome.plain_value()), count=1), True
+    return outcome.plain_value(), False
+
+
+def _fail(message: Any) -> Any:
+    raise _Failure(str(message))
+
+
+def declarations() -> list[cel.FunctionDecl]:
+    """The run-time functions of rewritten trees."""
+    return [
+        cel.FunctionDecl(_LOOP, [
+            cel.Overload(overload_id, cel.Type.DYN, [cel.Type.INT, kind, cel.Type.List(cel.Type.DYN)], False, _run)
+            for overload_id, kind in _RANGE_KINDS.items()]),
+        cel.FunctionDecl(_FAIL, [cel.Overload("k8s_fail", cel.Type.DYN, [cel.Type.STRING], False, _fail)]),
+    ]

@@ -1,0 +1,69 @@
+"""Comprehensions run loop by loop (crdtool.cel.unbounded): the same outcomes as the engine's own
+evaluation where both run, and outcomes past the engine's iteration cap."""
+
+from __future__ import annotations
+
+import pytest
+
+from crdtool.cel import environment, unbounded
+
+_RULES = [
+    "self.all(x, x > 0)",
+    "self.exists(x, x == 3)",
+    "self.exists_one(x, x == 3)",
+    "self.all(x, self.exists(y, y == x))",
+    "self.map(x, x * 2).filter(y, y % 3 == 0).size()",
+    "self.map(x, x > 2, x - 1)",
+    "self.all(i, v, v > i)",
+    "self.all(x, 6 / (x - 4) > -10)",  # an error absorbed by a later false, or surfacing
+    "self.filter(x, 6 / (x - 4) > 0)",
+    "self.map(x, [x].all(y, y > 0))",  # a literal range stays with the engine
+    "[1, 2].all(y, self.all(x, x != y * 100))",
+]
+
+
+def _eval(program, data: dict) -> tuple[str, str]:
+    outcome = program.eval(data=data)
+    value = outcome.plain_value()
+    if outcome.type().name() == "ERROR":
+        value = str(value).split(": ", 1)[-1]
+    return outcome.type().name(), repr(value)
+
+
+@pytest.mark.parametrize("rule", _RULES)
+@pytest.mark.parametrize("values", [[1, 2, 3], [5, 4, 3], [], [3, 3, 7]])
+def test_the_same_outcome_as_the_engine(rule: str, values: list) -> None:
+    program = environment.eval_env().compile(rule)
+    split = unbounded.rewrite(program.serialize(), environment.eval_env())
+    assert split is not None
+    assert _eval(split, {"self": values}) == _eval(program, {"self": values})
+
+
+def test_past_the_engines_cap() -> None:
+    env = environment.eval_env()
+    values = list(range(1, 30_001))
+    for rule, expected in (("self.all(x, x > 0)", True), ("self.exists(x, x == 30000)", True),
+                           ("self.all(x, x < 30000)", False), ("self.exists_one(x, x == 29999)", True)):
+        program = env.compile(rule)
+        with pytest.raises(RuntimeError, match="budget"):
+            program.eval(data={"self": values})
+        assert unbounded.rewrite(program.serialize(), env).eval(data={"self": values}).plain_value() == expected
+
+
+def test_appending_steps_keep_order_past_the_cap() -> None:
+    env = environment.eval_env()
+    program = unbounded.rewrite(env.compile("self.filter(x, x % 3 == 0).map(x, x / 3)").serialize(), env)
+    assert program.eval(data={"self": list(range(1, 30_001))}).plain_value() == list(range(1, 10_001))
+
+
+def test_maps_iterate_their_keys() -> None:
+    env = environment.eval_env()
+    values = {f"k{i}": i for i in range(12_000)}
+    program = unbounded.rewrite(env.compile("self.all(k, self[k] >= 0) && self.exists(k, v, v == 11999)")
+                                .serialize(), env)
+    assert program.eval(data={"self": values}).plain_value() is True
+
+
+def test_a_rule_without_comprehensions_is_left_as_it_is() -> None:
+    env = environment.eval_env()
+    assert unbounded.rewrite(env.compile("self.size() > 2").serialize(), env) is None

@@ -47,7 +47,8 @@ from typing import Any
 from crdtool.model.gofmt import go_json, go_json_kind, go_quote
 
 __all__ = [
-    "BOOL", "BYTES", "FLOAT64", "INT32", "INT64", "STRING", "STRINGS", "UINT8", "Decoded", "Decoder", "GoType",
+    "BOOL", "BYTES", "FLOAT64", "INT32", "INT64", "K_ANY", "K_BOOL", "K_BYTES", "K_CUSTOM", "K_FLOAT", "K_INT",
+    "K_MAP", "K_SLICE", "K_STRING", "K_STRUCT", "STRING", "STRINGS", "UINT8", "Decoded", "Decoder", "GoType",
     "UnmarshalError", "UnmarshalTypeError", "any_json", "custom", "define", "map_of", "marshal", "slice_of",
     "string_type", "struct", "unmarshal",
 ]

@@ -139,3 +139,19 @@ def test_an_embedded_resource_default_gets_the_same_checks_as_an_object(tmp_path
     at = "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[inner].default"
     assert errors == [f'{at}.apiVersion: Invalid value: "": must not be empty',
                       f"{at}.metadata.name: Invalid value: \"a/b\": may not contain '/'"]
+
+
+def test_a_timestamp_that_is_not_a_string_names_its_metadata_field(tmp_path: Path) -> None:
+    # metav1.Time's own decoding fails; encoding/json gives its error the field it was decoding
+    (tmp_path / "crd.yaml").write_text(CRD)
+    for meta, field in (("creationTimestamp: 5", "ObjectMeta.creationTimestamp"),
+                        ("managedFields: [{manager: m, time: true}]", "ManagedFieldsEntry.managedFields.time")):
+        (tmp_path / "cr.yaml").write_text(f"apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n"
+                                          f"  {meta}\n")
+        res = CliRunner().invoke(cli, ["validate", "--format", "json", "-c", str(tmp_path / "crd.yaml"),
+                                       str(tmp_path / "cr.yaml")])
+        assert res.exit_code == 1
+        [result] = [r for r in json.loads(res.stdout)["results"] if r["kind"] == "Widget"]
+        kind = "number" if meta.endswith("5") else "bool"
+        assert result["status"] == (f'Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal '
+                                    f"{kind} into Go struct field {field} of type string")

@@ -124,3 +124,13 @@ def test_embedded_object_meta():
         "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. "
         "'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?"
         "[A-Za-z0-9])?')"]
+
+
+def test_time_errors_name_their_field():
+    # metav1.Time's UnmarshalJSON returns json.Unmarshal's error; the outer decoder adds the field
+    with pytest.raises(MetaDecodeError) as err:
+        decode_object_meta({"name": "a", "creationTimestamp": 5})
+    assert str(err.value) == (
+        "json: cannot unmarshal number into Go struct field ObjectMeta.creationTimestamp of type string")
+    # with DropMalformedFields the field goes, the rest stays
+    assert decode_object_meta({"name": "a", "creationTimestamp": 5}, drop_malformed=True) == {"name": "a"}

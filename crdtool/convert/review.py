@@ -13,6 +13,7 @@ labels and annotations may change, and changed ones must be valid).
 
 from __future__ import annotations
 
+import functools
 import json
 import uuid
 from dataclasses import dataclass
@@ -23,7 +24,20 @@ import yaml
 from crdtool.convert import gojson
 from crdtool.model.errors import aggregate_text, dedupe
 from crdtool.model.gofmt import GoStruct, go_json, go_json_kind, go_quote, go_type_name
+from crdtool.model.gounmarshal import (
+    INT32,
+    INT64,
+    STRING,
+    GoType,
+    any_json,
+    define,
+    slice_of,
+    string_type,
+    struct,
+    unmarshal,
+)
 from crdtool.model.groupversion import try_parse_group_version as parse_group_version
+from crdtool.model.metav1 import UID
 from crdtool.model.path import Path
 from crdtool.schema.objectmeta import validate_annotations, validate_labels
 
@@ -108,83 +122,41 @@ _UNVERSIONED_KINDS = ("Status", "APIVersions", "APIGroupList", "APIGroup", "APIR
 #: runtime.NewScheme() names the scheme after its caller (NewClientManager in apiserver's util/webhook).
 SCHEME_NAME = "k8s.io/apiserver/pkg/util/webhook/client.go:72"
 
-# Field types of the typed decode, as in resource_meta: ("scalar", go type, python type),
-# ("struct", go type, {json name: type}), ("list", go type, item type), ("raw",) for RawExtension.
-_STRING = ("scalar", "string", str)
-_UID = ("scalar", "types.UID", str)
-_INT32 = ("scalar", "int32", int)
-_INT64P = ("scalar", "int64", int)
-_RAW = ("raw",)
+# The Go types of the typed decode (model/gounmarshal).
+_CAUSE = define(struct("v1.StatusCause"), {"reason": string_type("v1.CauseType"), "message": STRING,
+                                           "field": STRING})
+_STATUS = define(struct("v1.Status"), {
+    "kind": STRING, "apiVersion": STRING,
+    "metadata": define(struct("v1.ListMeta"), {"selfLink": STRING, "resourceVersion": STRING, "continue": STRING,
+                                               "remainingItemCount": INT64}, pointers="remainingItemCount"),
+    "status": STRING, "message": STRING, "reason": string_type("v1.StatusReason"),
+    "details": define(struct("v1.StatusDetails"), {
+        "name": STRING, "group": STRING, "kind": STRING, "uid": UID, "causes": slice_of(_CAUSE),
+        "retryAfterSeconds": INT32}),
+    "code": INT32}, pointers="details")
+_RAW_LIST = slice_of(any_json("runtime.RawExtension"))
 
 
-_CAUSE = ("struct", "v1.StatusCause", {"reason": ("scalar", "v1.CauseType", str), "message": _STRING,
-                                      "field": _STRING})
-_STATUS = ("struct", "v1.Status", {
-    "kind": _STRING, "apiVersion": _STRING,
-    "metadata": ("struct", "v1.ListMeta", {"selfLink": _STRING, "resourceVersion": _STRING, "continue": _STRING,
-                                           "remainingItemCount": _INT64P}),
-    "status": _STRING, "message": _STRING, "reason": ("scalar", "v1.StatusReason", str),
-    "details": ("struct", "v1.StatusDetails", {
-        "name": _STRING, "group": _STRING, "kind": _STRING, "uid": _UID,
-        "causes": ("list", "[]v1.StatusCause", _CAUSE), "retryAfterSeconds": _INT32}),
-    "code": _INT32})
-_RAW_LIST = ("list", "[]runtime.RawExtension", _RAW)
-
-
-def _review_spec(version: str) -> tuple:
+@functools.cache
+def _review_type(version: str) -> GoType:
     """The Go type of a ConversionReview of `version` (v1 and v1beta1 have the same fields)."""
-    return ("struct", f"{version}.ConversionReview", {
-        "kind": _STRING, "apiVersion": _STRING,
-        "request": ("struct", f"{version}.ConversionRequest", {
-            "uid": _UID, "desiredAPIVersion": _STRING, "objects": _RAW_LIST}),
-        "response": ("struct", f"{version}.ConversionResponse", {
-            "uid": _UID, "convertedObjects": _RAW_LIST, "result": _STATUS}),
-    })
+    return define(struct(f"{version}.ConversionReview"), {
+        "kind": STRING, "apiVersion": STRING,
+        "request": define(struct(f"{version}.ConversionRequest"), {
+            "uid": UID, "desiredAPIVersion": STRING, "objects": _RAW_LIST}),
+        "response": define(struct(f"{version}.ConversionResponse"), {
+            "uid": UID, "convertedObjects": _RAW_LIST, "result": _STATUS}),
+    }, pointers="request response")
 
 
-_INT_RANGE = {"int32": (-(1 << 31), (1 << 31) - 1), "int64": (-(1 << 63), (1 << 63) - 1)}
+def _type_error(value: Any, t: GoType) -> str | None:
+    """The error json.Unmarshal reports for `value` into the Go type `t` (None if it fits).
 
-
-def _type_error(value: Any, spec: tuple, struct: str | None, fields: tuple[str, ...]) -> str | None:
-    """The first error json.Unmarshal reports for `value` into the Go type `spec` (None if it fits).
-
-    Errors are kept in document order and decoding goes on (encoding/json's saveError), so the first
-    mismatch found walking the value in order is the one Go reports."""
-    if value is None:
-        return None
-    kind = spec[0]
-    if kind == "raw":
-        return None
-    where = ("Go value of type " if struct is None else f"Go struct field {struct}.{'.'.join(fields)} of type ")
-    if kind == "scalar":
-        go_type, py_type = spec[1], spec[2]
-        if py_type is int and isinstance(value, (int, float)) and not isinstance(value, bool):
-            low, high = _INT_RANGE.get(go_type, _INT_RANGE["int64"])
-            if isinstance(value, float) or not low <= value <= high:
-                return f"json: cannot unmarshal number {go_json(value)} into {where}{go_type}"
-            return None
-        if type(value) is not py_type:
-            return f"json: cannot unmarshal {go_json_kind(value)} into {where}{go_type}"
-        return None
-    if kind == "list":
-        if not isinstance(value, list):
-            return f"json: cannot unmarshal {go_json_kind(value)} into {where}{spec[1]}"
-        for item in value:
-            err = _type_error(item, spec[2], struct, fields)
-            if err is not None:
-                return err
-        return None
-    go_type, members = spec[1], spec[2]
-    if not isinstance(value, dict):
-        return f"json: cannot unmarshal {go_json_kind(value)} into {where}{go_type}"
-    name = go_type.rpartition(".")[2]
-    for key, item in value.items():
-        member = members.get(key)
-        if member is not None:
-            err = _type_error(item, member, name, (*fields, key))
-            if err is not None:
-                return err
-    return None
+    Keys are read in the order the webhook wrote them. A number's text is Python's json writing
+    of the value read, close to the webhook's own (a float was written with a fraction or an
+    exponent, which no integer type takes)."""
+    error = unmarshal(value, t, number_text=json.dumps).error
+    return None if error is None else str(error)
 
 
 def _interpret(value: Any) -> tuple[str, str]:
@@ -275,7 +247,7 @@ def decode_review(body: bytes, version: str) -> Review:
             raise CallError(f"no kind {go_quote(kind)} is registered for version "
                             f"{go_quote(gv_text(group, gv_version))} in scheme {go_quote(SCHEME_NAME)}")
         raise CallError(f"converting ({go_type}) to ({version}.ConversionReview): unknown conversion")
-    error = _type_error(value, _review_spec(version), None, ())
+    error = _type_error(value, _review_type(version))
     if error is not None:
         raise CallError(error)
     value = value or {}
@@ -292,7 +264,7 @@ def failure_status_message(body: bytes) -> str | None:
         _, kind = _interpret(value)
     except CallError:
         return None
-    if kind != "Status" or not isinstance(value, dict) or _type_error(value, _STATUS, None, ()) is not None:
+    if kind != "Status" or not isinstance(value, dict) or _type_error(value, _STATUS) is not None:
         return None
     if value.get("status") != "Failure":
         return None

@@ -31,6 +31,7 @@ from crdtool.load.gotyping import (
     resolve_plain,
     resolve_tagged,
 )
+from crdtool.model.gounmarshal import UnmarshalTypeError
 
 MAX_DEPTH = 10000
 DEPTH_MESSAGE = f"nesting deeper than {MAX_DEPTH} levels"
@@ -476,8 +477,8 @@ def _decode_json(text: str, pairs: Callable[[list[tuple[str, Any]]], dict[str, A
         raise ValueError(str(err)) from None
     except _JSONNumberOutOfRange as err:
         literal = str(err)
-        raise YAMLInputError(f"json: cannot unmarshal number {literal} into Go value of type float64",
-                             *_number_position(text, literal)) from None
+        error = UnmarshalTypeError("number " + literal, "float64")  # a JSON number into interface{}
+        raise YAMLInputError(str(error), *_number_position(text, literal)) from None
     return _without_lone_surrogates(data) if _SURROGATE_ESCAPE.search(text) else data
 
 

@@ -9,10 +9,9 @@ Request before any validation (`Widget in version "v1" cannot be handled as a Wi
 round trip silently normalizes what does fit (unknown keys dropped, empty fields omitted, a null label
 value becomes "", times re-rendered in UTC).
 
-`decode_object_meta` reproduces that round trip, with encoding/json's error texts: the keys are read in
-sorted order (the metadata was marshalled from a Go map), the first type mismatch is reported, and an
-error from `metav1.Time`'s own decoder stops the decoding at once. `validate_embedded` is
-`objectmeta.Validate`: the checks every embedded resource gets on create and update.
+`decode_object_meta` reproduces that round trip with model/gounmarshal (encoding/json's errors) over
+the metav1 types of model/metav1. `validate_embedded` is `objectmeta.Validate`: the checks every
+embedded resource gets on create and update.
 """
 
 from __future__ import annotations
@@ -22,9 +21,10 @@ from dataclasses import replace
 from typing import Any
 
 from crdtool.model.errors import FieldError
-from crdtool.model.gofmt import go_json, go_json_kind, go_type_name
-from crdtool.model.gotime import TimeParseError, parse_rfc3339
+from crdtool.model.gofmt import go_type_name
+from crdtool.model.gounmarshal import marshal, unmarshal
 from crdtool.model.groupversion import GroupVersionError, from_api_version_and_kind, parse_group_version
+from crdtool.model.metav1 import OBJECT_META
 from crdtool.model.path import Path, child_of, index_of, key_of
 from crdtool.schema.names import is_dns1035_label, validate_path_segment_name
 from crdtool.schema.objectmeta import validate_object_meta
@@ -37,7 +37,7 @@ __all__ = [
 
 
 class MetaDecodeError(ValueError):
-    """json.Unmarshal into metav1.ObjectMeta failed; the argument is Go's error text."""
+    """GetObjectMeta failed (json.Unmarshal into metav1.ObjectMeta); the argument is Go's error text."""
 
 
 def handling_error(kind: str, version: str, reason: str) -> str:
@@ -45,160 +45,15 @@ def handling_error(kind: str, version: str, reason: str) -> str:
     return f'{kind} in version "{version}" cannot be handled as a {kind}: {reason}'
 
 
-# ---------------------------------------------------------------- the Go types of ObjectMeta
-
-# A field type is a tuple whose first item says how to decode it:
-#   ("scalar", go type name, python type)  a string-like type, int64 or bool
-#   ("time",)                              metav1.Time (its own UnmarshalJSON)
-#   ("map",)                               map[string]string
-#   ("list", go type name, element type)   a slice
-#   ("struct", go type name, fields)       a struct: {json name: (field type, how it is written back)}
-#   ("raw",)                               metav1.FieldsV1: any JSON, kept as it is
-# How a field is written back (json tags): KEEP always, OMIT_EMPTY without a zero value, POINTER unless nil.
-KEEP, OMIT_EMPTY, POINTER = range(3)
-_STRING = ("scalar", "string", str)
-_INT64 = ("scalar", "int64", int)
-_BOOL = ("scalar", "bool", bool)
-_TIME = ("time",)
-_UID = ("scalar", "types.UID", str)
-_OWNER_REFERENCE = ("struct", "v1.OwnerReference", {
-    "apiVersion": (_STRING, KEEP), "kind": (_STRING, KEEP), "name": (_STRING, KEEP), "uid": (_UID, KEEP),
-    "controller": (_BOOL, POINTER), "blockOwnerDeletion": (_BOOL, POINTER),
-})
-_MANAGED_FIELDS_ENTRY = ("struct", "v1.ManagedFieldsEntry", {
-    "manager": (_STRING, OMIT_EMPTY), "operation": (("scalar", "v1.ManagedFieldsOperationType", str), OMIT_EMPTY),
-    "apiVersion": (_STRING, OMIT_EMPTY), "time": (_TIME, POINTER), "fieldsType": (_STRING, OMIT_EMPTY),
-    "fieldsV1": (("raw",), POINTER), "subresource": (_STRING, OMIT_EMPTY),
-})
-_OBJECT_META = ("struct", "v1.ObjectMeta", {
-    "name": (_STRING, OMIT_EMPTY), "generateName": (_STRING, OMIT_EMPTY), "namespace": (_STRING, OMIT_EMPTY),
-    "selfLink": (_STRING, OMIT_EMPTY), "uid": (_UID, OMIT_EMPTY), "resourceVersion": (_STRING, OMIT_EMPTY),
-    "generation": (_INT64, OMIT_EMPTY),
-    "creationTimestamp": (_TIME, POINTER),  # written as null when zero; dropped here (see decode_object_meta)
-    "deletionTimestamp": (_TIME, POINTER), "deletionGracePeriodSeconds": (_INT64, POINTER),
-    "labels": (("map",), OMIT_EMPTY), "annotations": (("map",), OMIT_EMPTY),
-    "ownerReferences": (("list", "[]v1.OwnerReference", _OWNER_REFERENCE), OMIT_EMPTY),
-    "finalizers": (("list", "[]string", _STRING), OMIT_EMPTY),
-    "managedFields": (("list", "[]v1.ManagedFieldsEntry", _MANAGED_FIELDS_ENTRY), OMIT_EMPTY),
-})
-_ZERO = {str: "", int: 0, bool: False}
-_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
-
-Context = tuple[str, tuple[str, ...]] | None  # encoding/json's errorContext: innermost struct, field names
-
-
-
-
-class _Decoder:
-    """One json.Unmarshal into a Go type, written back as the apiserver writes it (ToUnstructured).
-
-    Values are decoded into what the Go field would hold, None standing for nil or an untouched zero.
-    The first type error is kept and decoding goes on (`saveError`); MetaDecodeError from metav1.Time
-    stops it at once, as an error returned by an Unmarshaler does.
-    """
-
-    __slots__ = ("saved",)
-
-    def __init__(self) -> None:
-        self.saved: str | None = None
-
-    def type_error(self, value: str, go_type: str, context: Context) -> None:
-        if self.saved is not None:
-            return
-        if context is None:
-            self.saved = f"json: cannot unmarshal {value} into Go value of type {go_type}"
-        else:
-            struct, fields = context
-            self.saved = (f"json: cannot unmarshal {value} into Go struct field {struct}.{'.'.join(fields)} "
-                          f"of type {go_type}")
-
-    def decode(self, value: Any, spec: tuple, context: Context) -> Any:
-        kind = spec[0]
-        if value is None:  # null leaves the zero value (nil for maps, slices and pointers)
-            return self.struct(None, spec, context) if kind == "struct" else None
-        if kind == "scalar":
-            return self.scalar(value, spec, context)
-        if kind == "time":
-            return _decode_time(value)
-        if kind == "raw":
-            return value
-        if kind == "map":
-            return self.string_map(value, context)
-        if kind == "list":
-            return self.list(value, spec, context)
-        return self.struct(value, spec, context)
-
-    def scalar(self, value: Any, spec: tuple, context: Context) -> Any:
-        _, go_type, py_type = spec
-        if py_type is int and isinstance(value, (int, float)) and not isinstance(value, bool):
-            literal = go_json(value)  # the number as json.Marshal wrote it, read back with ParseInt
-            if literal.lstrip("-").isdigit() and _INT64_MIN <= int(literal) <= _INT64_MAX:
-                return int(literal)
-            self.type_error(f"number {literal}", go_type, context)
-            return None
-        if type(value) is not py_type:
-            self.type_error(go_json_kind(value), go_type, context)
-            return None
-        return value
-
-    def string_map(self, value: Any, context: Context) -> dict | None:
-        if not isinstance(value, dict):
-            self.type_error(go_json_kind(value), "map[string]string", context)
-            return None
-        out = {}
-        for key in sorted(value):  # the keys of a marshalled Go map come sorted
-            item = value[key]
-            if item is not None and not isinstance(item, str):
-                self.type_error(go_json_kind(item), "string", context)
-                continue
-            out[key] = item or ""
-        return out
-
-    def list(self, value: Any, spec: tuple, context: Context) -> list | None:
-        _, go_type, element = spec
-        if not isinstance(value, list):
-            self.type_error(go_json_kind(value), go_type, context)
-            return None
-        out = []
-        for item in value:
-            decoded = self.decode(item, element, context)
-            out.append(_ZERO[element[2]] if decoded is None and element[0] == "scalar" else decoded)
-        return out
-
-    def struct(self, value: Any, spec: tuple, context: Context) -> dict | None:
-        _, go_type, fields = spec
-        if value is not None and not isinstance(value, dict):
-            self.type_error(go_json_kind(value), go_type, context)
-            return None
-        decoded = {}
-        if value:
-            struct_name = go_type.rpartition(".")[2]
-            stack = context[1] if context is not None else ()
-            for key in sorted(value):
-                field = fields.get(key)
-                if field is not None:  # unknown fields are ignored (pruning reports them)
-                    decoded[key] = self.decode(value[key], field[0], (struct_name, (*stack, key)))
-        out = {}
-        for key, (field_spec, written) in fields.items():
-            item = decoded.get(key)
-            if written == POINTER:
-                if item is not None:
-                    out[key] = item
-            elif written == OMIT_EMPTY:
-                if item:
-                    out[key] = item
-            else:
-                out[key] = _ZERO[field_spec[2]] if item is None else item
-        return out
-
-
 def decode_object_meta(value: Any, drop_malformed: bool = False) -> dict:
     """GetObjectMeta then SetObjectMeta: the metadata as the apiserver keeps it, or MetaDecodeError.
 
-    With `drop_malformed` (GetObjectMetaWithOptions' DropMalformedFields) a value that does not decode
-    as a whole is decoded field by field, each field that does not fit dropped on its own (a label map
-    with one non-string value goes whole); only a non-object fails then. A zero creationTimestamp is left
-    out (the apiserver sets it on create, and removes it from embedded resources).
+    The metadata is marshalled from the object's map (its keys sorted, its numbers as json.Marshal
+    writes them), decoded into metav1.ObjectMeta and written back. With `drop_malformed`
+    (GetObjectMetaWithOptions' DropMalformedFields) a value that does not decode as a whole is
+    decoded field by field, each field that does not fit dropped on its own (a label map with one
+    non-string value goes whole); only a non-object fails then. A zero creationTimestamp (written
+    back as null) is left out: the apiserver sets it on create, and removes it from embedded resources.
     """
     try:
         return _decode_whole(value)
@@ -218,23 +73,13 @@ def decode_object_meta(value: Any, drop_malformed: bool = False) -> dict:
 
 
 def _decode_whole(value: Any) -> dict:
-    decoder = _Decoder()
-    meta = decoder.decode(value, _OBJECT_META, None)
-    if decoder.saved is not None:
-        raise MetaDecodeError(decoder.saved)
+    decoded = unmarshal(value, OBJECT_META, sorted_keys=True)
+    if decoded.error is not None:
+        raise MetaDecodeError(str(decoded.error))
+    meta = marshal(decoded.value, OBJECT_META)
+    if meta.get("creationTimestamp") is None:
+        del meta["creationTimestamp"]
     return meta
-
-
-# ---------------------------------------------------------------- metav1.Time
-
-def _decode_time(value: Any) -> str:
-    """metav1.Time.UnmarshalJSON: time.Parse(time.RFC3339, ...) and back as MarshalJSON writes it (UTC)."""
-    if not isinstance(value, str):
-        raise MetaDecodeError(f"json: cannot unmarshal {go_json_kind(value)} into Go value of type string")
-    try:
-        return parse_rfc3339(value).utc_rfc3339()
-    except TimeParseError as err:
-        raise MetaDecodeError(str(err)) from None
 
 
 # ---------------------------------------------------------------- coercion (the 400 before validation)

@@ -190,6 +190,15 @@ def test_write_keeps_line_endings_encoding_and_the_missing_final_line_break(tmp_
         f = tmp_path / name
         f.write_bytes(raw)
         os.chmod(f, 0o600)
+        if name == "crlf.yaml":  # the diff keeps the CRs, as `diff -u` does: `patch` applies it to the file
+            import difflib
+
+            shown = run("prune", "-c", CRD, str(f)).stdout_bytes.decode()
+            old, new = raw.decode(), raw.decode().replace("  imagePullPolicy: Always\r\n", "")
+            diff_u = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                          f"a{f}", f"b{f}", lineterm="")
+            assert shown == "".join(line if line.endswith("\n") else line + "\n" for line in diff_u)
+            assert "-  imagePullPolicy: Always\r\n" in shown
         for op in ("default", "prune"):
             res = run(op, "-c", CRD, str(f), "--write")
             assert res.exit_code == 0 and res.stderr == f"rewrote {f}\n", res.output

@@ -81,7 +81,9 @@ def test_new_strings_read_back_as_strings() -> None:
 
 
 def test_values_are_replaced_in_place() -> None:
-    assert change("a:\nb: ~  # c\n", lambda d: d.update(a="x", b={"k": [1]})) == "a: x\nb: {k: [1]}  # c\n"
+    assert change("a:\nb: ~  # c\n", lambda d: d.update(a="x", b={"k": [1]})) == "a: x\nb:  # c\n  k:\n  - 1\n"
+    assert change("- s: {}\n  t: { }\n", lambda d: d[0].update(s=[{"a": 1}])) == "- s:\n  - a: 1\n  t: { }\n"
+    assert change("l: [1]\n", lambda d: d.update(l=[1, 2])) == "l: [1, 2]\n"
     assert change("l:\n  - 1\n  - 2\n", lambda d: d.update(l=[3])) == "l:\n  - 3\n"
     assert change("v: !!str 5\n", lambda d: d.update(v=6)) == "v: 6\n"
 
@@ -196,9 +198,23 @@ def test_the_diff_has_the_files_names_and_line_numbers() -> None:
     old = "".join(f"l{i}\r\n" for i in range(1, 13))
     new = old.replace("l9\r\n", "")
     assert file_diff("./dir/cr.yaml", old, new) == [
-        "--- a/dir/cr.yaml", "+++ b/dir/cr.yaml", "@@ -6,7 +6,6 @@", " l6", " l7", " l8", "-l9", " l10", " l11",
-        " l12"]
+        "--- a/dir/cr.yaml", "+++ b/dir/cr.yaml", "@@ -6,7 +6,6 @@", " l6\r", " l7\r", " l8\r", "-l9\r", " l10\r",
+        " l11\r", " l12\r"]
     assert file_diff("cr.yaml", "a\nb", "a\nc") == [
         "--- a/cr.yaml", "+++ b/cr.yaml", "@@ -1,2 +1,2 @@", " a", "-b", "\\ No newline at end of file", "+c",
         "\\ No newline at end of file"]
     assert file_diff("cr.yaml", "a\n", "a\n") == []
+
+
+def test_the_colored_diff_prints_text_as_written() -> None:
+    import io
+
+    from rich.console import Console
+
+    from crdtool.report.diff import print_diff
+
+    out = io.StringIO()
+    print_diff(Console(file=out, force_terminal=True, color_system="standard"),
+               ["--- a/x", "+++ b/x", "@@ -1 +1 @@", "-a: ':1234: [b]'", "+a: ':smile:'"])
+    text = out.getvalue()
+    assert "-a: ':1234: [b]'" in text and "+a: ':smile:'" in text

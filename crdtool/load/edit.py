@@ -196,7 +196,8 @@ class _Editor:
                 raise _Whole
         return node
 
-    def change(self, node: Node, before: Any, after: Any) -> None:
+    def change(self, node: Node, before: Any, after: Any, key: Node | None = None) -> None:
+        """Edit `node`, read as `before`, into `after`; `key` is its key in a block mapping."""
         if id(node) in self.shared:
             if deep_equal(before, after):
                 return
@@ -208,7 +209,7 @@ class _Editor:
             for item, b, a in zip(node.value, before, after, strict=True):
                 self.change(item, b, a)
         elif not deep_equal(before, after):
-            self._replace(node, after)
+            self._replace(node, after, key)
 
     @staticmethod
     def _own(node: MappingNode) -> dict[str, list[int]]:
@@ -229,18 +230,20 @@ class _Editor:
                 if key not in own:
                     raise _Whole  # it comes from a merge key
                 removed.update(own[key])
+        added = {k: v for k, v in after.items() if k not in before}
         if len(removed) == len(node.value):
-            self._replace(node, after)
+            if removed or added:
+                self._replace(node, after)
             return
         for key, value in after.items():
             if key in before:
                 if key in own:
-                    self.change(node.value[own[key][-1]][1], before[key], value)
+                    pair = node.value[own[key][-1]]
+                    self.change(pair[1], before[key], value, None if node.flow_style else pair[0])
                 elif not deep_equal(before[key], value):
                     raise _Whole
         for run in _runs(sorted(removed)):
             self._delete(node, run)
-        added = {k: v for k, v in after.items() if k not in before}
         if added:
             self._insert(node, added)
 
@@ -340,21 +343,33 @@ class _Editor:
                 text = "".join(", " + item for item in items)
             self.edits.append(_Edit(end, end, text))
             return
-        column = pairs[0][0].start_mark.column
         lines = [line for k, v in added.items() for line in fragments.entry_lines(k, v, self.source.style)]
-        at = self._line_end(end)
+        self._add_lines(end, lines, pairs[0][0].start_mark.column)
+
+    def _add_lines(self, index: int, lines: list[str], column: int) -> None:
+        """New lines, indented to `column`, after the line holding `index`."""
+        at = self._line_end(index)
         body = " " * column + self._lines(lines, column)
         if at == len(self.text) and not self.text.endswith(("\n", "\r")):
-            self.edits.append(_Edit(at, at, eol + body))
+            self.edits.append(_Edit(at, at, self.source.eol + body))
         else:
-            self.edits.append(_Edit(at, at, body + eol))
+            self.edits.append(_Edit(at, at, body + self.source.eol))
 
-    def _replace(self, node: Node, value: Any) -> None:
-        """Write `value` in place of a node."""
+    def _replace(self, node: Node, value: Any, key: Node | None = None) -> None:
+        """Write `value` in place of a node (the value of `key` in a block mapping, if given)."""
         text = self.text
         block = isinstance(node, (MappingNode, SequenceNode)) and not node.flow_style and bool(node.value)
         start = self._block_start(node) if block else node.start_mark.index
         end = self._end(node)
+        colon = start
+        while colon > 0 and text[colon - 1] in " \t":
+            colon -= 1
+        empty = isinstance(node, ScalarNode) or not node.value
+        if (key is not None and empty and not self.source.is_json and isinstance(value, (dict, list)) and value
+                and text[colon - 1:colon] == ":"):  # `key: {}` or `key: null` becomes `key:` and lines below
+            self.edits.append(_Edit(colon, end, ""))
+            self._add_lines(end, fragments.nested_lines(value, self.source.style), key.start_mark.column)
+            return
         if self.source.is_json:
             multiline = "\n" in text[start:end] or "\r" in text[start:end]
             rendered = self._lines(fragments.json_text(value, 2 if multiline else None).split("\n"),

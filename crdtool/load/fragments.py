@@ -96,12 +96,15 @@ class Style:
 
 def entry_lines(key: str, value: Any, style: Style) -> list[str]:
     """`key: value` as block YAML lines, indented relative to the key."""
-    head = scalar(key)
-    if isinstance(value, dict) and value:
-        return [f"{head}:", *(" " * style.step + line for line in block_lines(value, style))]
-    if isinstance(value, list) and value:
-        return [f"{head}:", *(" " * style.dash + line for line in block_lines(value, style))]
-    return [f"{head}: {flow(value)}"]
+    if isinstance(value, (dict, list)) and value:
+        return [f"{scalar(key)}:", *nested_lines(value, style)]
+    return [f"{scalar(key)}: {flow(value)}"]
+
+
+def nested_lines(value: Any, style: Style) -> list[str]:
+    """A non-empty mapping or sequence as the block YAML lines under a key, indented relative to it."""
+    indent = " " * (style.step if isinstance(value, dict) else style.dash)
+    return [indent + line for line in block_lines(value, style)]
 
 
 def block_lines(value: Any, style: Style) -> list[str]:

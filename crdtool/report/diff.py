@@ -26,7 +26,8 @@ def unified(before: Any, after: Any, label: str) -> list[str]:
 def file_diff(path: str, old: str, new: str) -> list[str]:
     """The lines of `diff -u` between two texts of a file (empty when they are the same): the file's
     own line numbers, `--- a/PATH` and `+++ b/PATH` as git names them, and `\\ No newline at end of
-    file` after a last line without one. Lines are shown without their line break (LF or CRLF)."""
+    file` after a last line without one. Lines come without their LF; a CRLF line keeps its CR, as
+    in `diff -u`'s output (which `patch` and `git apply` then apply to the file as it is)."""
     if old == new:
         return []
     name = (path if os.path.isabs(path) else os.path.normpath(path)).lstrip("/")
@@ -36,17 +37,21 @@ def file_diff(path: str, old: str, new: str) -> list[str]:
         if line.startswith("@@"):
             out.append(line)
         elif line.endswith("\n"):
-            out.append(line[:-2] if line.endswith("\r\n") else line[:-1])
+            out.append(line[:-1])
         else:
             out.extend((line, "\\ No newline at end of file"))
     return out
 
 
 def print_diff(console, lines: list[str]) -> None:
-    """Diff lines colored as `git diff` colors them."""
+    """Diff lines colored as `git diff` colors them; without color, exactly as they are."""
     from rich.markup import escape
 
+    if console.color_system is None:
+        console.file.write("".join(line + "\n" for line in lines))
+        return
     for i, line in enumerate(lines):
         style = ("bold" if i < 2 and line.startswith(("---", "+++")) else "cyan" if line.startswith("@@")
                  else "green" if line.startswith("+") else "red" if line.startswith("-") else "")
-        console.print(f"[{style}]{escape(line)}[/]" if style else escape(line), highlight=False, soft_wrap=True)
+        console.print(f"[{style}]{escape(line)}[/]" if style else escape(line), highlight=False, soft_wrap=True,
+                      emoji=False)

@@ -25,7 +25,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from crdtool.load import fragments
 from crdtool.load.gotyping import key_string
-from crdtool.load.yamlreader import YAMLInputError, _scalar, read_json, read_yaml_stream
+from crdtool.load.yamlreader import YAMLInputError, _scalar, compose_documents, construct, read_json
 from crdtool.schema.values_go import deep_equal
 
 Key = int | tuple[int, int]
@@ -136,11 +136,10 @@ class _Source:
         self.text = text
         self.is_json, value = json_value(text)
         try:
-            stream = read_yaml_stream(text)
+            self.nodes: list[Node | None] = compose_documents(text)
+            self.values: list[Any] = [value] if self.is_json else _values(self.nodes)
         except YAMLInputError as err:
             raise EditError(f"cannot read the file's layout: {err.message}") from None
-        self.nodes: list[Node | None] = [node for _, node, _ in stream]
-        self.values: list[Any] = [value] if self.is_json else [v for v, _, _ in stream]
         if len(self.nodes) != len(self.values):
             raise EditError("cannot read the file's layout as YAML")
         m = _LINE_BREAK.search(text)
@@ -153,7 +152,7 @@ class _Source:
             is_json, value = json_value(text)
             return [value] if is_json else None
         try:
-            return [v for v, _, _ in read_yaml_stream(text)]
+            return _values(compose_documents(text))
         except YAMLInputError:
             return None
 
@@ -399,6 +398,11 @@ class _Editor:
         if isinstance(value, (dict, list)) and value:
             return _Edit(start, end, self._lines(fragments.block_lines(value, self.source.style), 0))
         return _Edit(start, end, fragments.flow(value))
+
+
+def _values(nodes: list[Node | None]) -> list[Any]:
+    """The documents' values as crdtool reads them (duplicate keys were reported when it did)."""
+    return [None if node is None else construct(node, []) for node in nodes]
 
 
 def _shared_nodes(root: Node) -> set[int]:

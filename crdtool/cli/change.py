@@ -30,8 +30,11 @@ def change_command(name: str, summary: str, objects_help: str) -> click.Command:
         fmt, color = resolve_output(output_format, no_color)
 
         def run() -> int:
+            # `default` shows objects as stored: the apiserver prunes (and decodes the metadata) first
             outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
-                                  op=name, jobs=jobs)
+                                  op="prune", jobs=jobs)
+            if name == "default":
+                _default_decoded(outcome.results)
             shows_diff = fmt not in ("json", *FINDINGS_FORMATS) and output == "diff"
             files = plan_files([(r.document, _edited(name, r)) for r in outcome.results]) \
                 if shows_diff or write else []
@@ -51,6 +54,16 @@ def change_command(name: str, summary: str, objects_help: str) -> click.Command:
         sys.exit(guarded(run))
 
     return command
+
+
+def _default_decoded(results: list) -> None:
+    """Apply the defaults to the decoded (pruned) objects, as the apiserver does before it stores one
+    (the engine's `default` step alone defaults the object as given)."""
+    from crdtool.schema.defaulting import apply_defaults
+
+    for r in results:
+        if r.object is not None:
+            r.defaulted = apply_defaults(r.object, r.crd_version.structural)
 
 
 def _edited(name: str, result) -> Any:

@@ -7,9 +7,8 @@ as unknown-field warnings, refused under fieldValidation=Strict) -> decode the m
 create/update strategy's validation (metadata, schema values, embedded resources, list
 types, then CEL rules).
 
-`prune` and `default` stop early: `prune` after decoding (the object pruned, its metadata
-decoded, nothing defaulted), `default` after defaulting (the object as the apiserver would store
-it, not validated).
+`prune` and `default` are single steps of it: the object pruned (nothing else), or the
+object defaulted as given (nothing pruned).
 """
 
 from __future__ import annotations
@@ -57,6 +56,9 @@ def _decode(doc: Document, served: ServedVersion, request: Request, result: Resu
     duplicate = doc.strict_duplicate_error()
     if duplicate:
         result.strict_decoding_errors.append(duplicate)
+    if op == "default":
+        result.defaulted = defaulting.apply_defaults(obj, served.structural)
+        return obj
     pruned = pruning.prune(obj, served.structural)
     result.pruned = pruned.pruned
     result.field_validation_warnings = result.strict_decoding_errors + pruned.unknown_fields
@@ -73,7 +75,7 @@ def _decode(doc: Document, served: ServedVersion, request: Request, result: Resu
         result.reason = "BadRequest"
         result.pruned, result.field_validation_warnings = [], []  # the 400 comes before any field is reported
         return None
-    if op != "prune":
+    if op == "validate":
         result.defaulted = defaulting.apply_defaults(obj, served.structural)
     return obj
 

@@ -30,15 +30,18 @@ def change_command(name: str, summary: str, objects_help: str) -> click.Command:
         fmt, color = resolve_output(output_format, no_color)
 
         def run() -> int:
-            # `default` shows objects as stored: the apiserver prunes (and decodes the metadata) first
+            report = fmt in ("json", *FINDINGS_FORMATS)
+            # `default -o yaml|json` prints objects as stored: the apiserver decodes (prunes) them first;
+            # the report (--format) stays the engine's step alone, as the conformance cases define it
+            stored = name == "default" and not report and output in ("yaml", "json")
             outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
-                                  op="prune", jobs=jobs)
-            if name == "default":
+                                  op="prune" if stored else name, jobs=jobs)
+            if stored:
                 _default_decoded(outcome.results)
-            shows_diff = fmt not in ("json", *FINDINGS_FORMATS) and output == "diff"
+            shows_diff = not report and output == "diff"
             files = plan_files([(r.document, _edited(name, r)) for r in outcome.results]) \
                 if shows_diff or write else []
-            if fmt in ("json", *FINDINGS_FORMATS):
+            if report:
                 from crdtool.cli.emit import emit
 
                 emit(outcome.results, fmt, color, lambda r: "", "object", outcome.notes if verbose else [])

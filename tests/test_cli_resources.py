@@ -128,11 +128,86 @@ def test_prune_and_default_show_diffs_and_objects() -> None:
     assert "-  imagePullPolicy: Always" in pruned.output and "+  " not in pruned.output
     defaulted = run("default", "--no-color", "-c", CRD, NEEDS_DEFAULTS)
     assert "+  cronSpec: 5 0 * * *" in defaulted.output and "+  replicas: 1" in defaulted.output
-    as_yaml = run("default", "-c", CRD, NEEDS_DEFAULTS, "--output", "yaml")
-    assert as_yaml.stdout.endswith("  cronSpec: 5 0 * * *\n  replicas: 1\n")
-    assert "imagePullPolicy: Always" in as_yaml.stdout  # defaulting alone prunes nothing
     as_json = run("prune", "-c", CRD, NEEDS_DEFAULTS, "--output", "json")
     assert json.loads(as_json.stdout)["spec"] == {"image": "my-awesome-cron-image"}
+
+
+def test_default_prints_objects_as_stored_and_prune_as_decoded() -> None:
+    stored = run("default", "-c", CRD, NEEDS_DEFAULTS, "--output", "yaml")
+    assert stored.exit_code == 0, stored.output
+    assert stored.stdout.endswith("spec:\n  image: my-awesome-cron-image\n  cronSpec: 5 0 * * *\n  replicas: 1\n")
+    assert "imagePullPolicy" not in stored.stdout  # pruned before defaulting, as the apiserver does
+    as_json = json.loads(run("default", "-c", CRD, NEEDS_DEFAULTS, "-o", "json").stdout)
+    assert as_json["spec"] == {"image": "my-awesome-cron-image", "cronSpec": "5 0 * * *", "replicas": 1}
+    decoded = run("prune", "-c", CRD, NEEDS_DEFAULTS, "--output", "yaml")
+    assert "imagePullPolicy" not in decoded.stdout and "replicas" not in decoded.stdout
+    for op, words in (("default", "as the apiserver would store them"), ("prune", "as the apiserver decodes them")):
+        assert words in " ".join(run(op, "--help").output.split())
+    # the diff still shows only what defaulting adds to the file: removing the unknown field is prune's
+    diff = run("default", "--no-color", "-c", CRD, NEEDS_DEFAULTS).output
+    assert "+  cronSpec: 5 0 * * *" in diff and "-  imagePullPolicy" not in diff
+
+
+def _diff_u(old: str, new: str, name: str) -> list[str]:
+    """What `diff -u` shows between two texts (without line breaks), as difflib writes it."""
+    import difflib
+
+    lines = difflib.unified_diff(old.splitlines(), new.splitlines(), f"a/{name}", f"b/{name}", lineterm="")
+    return list(lines)
+
+
+def test_the_diff_is_the_files_change_that_write_makes(tmp_path) -> None:
+    text = ("# CronTabs\n---\n# the first\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n"
+            "  name: a  # named\nspec:\n  image: x\n  junk: 1  # not in the schema\n---\n"
+            "# the second\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: b}\n"
+            "spec: {image: y, junk: 2}\n")
+    f = tmp_path / "crs.yaml"
+    f.write_text(text)
+    for op in ("prune", "default"):
+        shown = run(op, "--no-color", "-c", CRD, str(f))
+        assert shown.exit_code == 0, shown.output
+        name = str(f).lstrip("/")
+        assert shown.output.splitlines()[:2] == [f"--- a/{name}", f"+++ b/{name}"]
+        assert run(op, "-c", CRD, str(f), "--write").stderr == f"rewrote {f}\n"
+        assert shown.output.splitlines() == _diff_u(text, f.read_text(), name)
+        text = f.read_text()
+    assert "@@ -6,4 +6,3 @@" in run("prune", "--no-color", "-c", CRD, NEEDS_DEFAULTS).output  # the file's lines
+    assert text == ("# CronTabs\n---\n# the first\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n"
+                    "  name: a  # named\nspec:\n  image: x\n  cronSpec: 5 0 * * *\n  replicas: 1\n---\n"
+                    "# the second\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: b}\n"
+                    "spec: {image: y, cronSpec: 5 0 * * *, replicas: 1}\n")
+    assert run("default", "--no-color", "-c", CRD, str(f)).output == f"{f}: no change\n"
+
+
+def test_write_keeps_line_endings_encoding_and_the_missing_final_line_break(tmp_path) -> None:
+    original = Path(NEEDS_DEFAULTS).read_bytes()
+    unknown, defaults = b"  imagePullPolicy: Always\n", b"  cronSpec: 5 0 * * *\n  replicas: 1\n"
+    done = original.replace(unknown, defaults)
+    cases = {  # file: (as written, after default --write and prune --write)
+        "crlf.yaml": (original.replace(b"\n", b"\r\n"), done.replace(b"\n", b"\r\n")),
+        "bom.yaml": (b"\xef\xbb\xbf" + original, b"\xef\xbb\xbf" + done),
+        "open.yaml": (original.rstrip(b"\n"), done.rstrip(b"\n")),
+        "mixed.yaml": (original.replace(b"\n", b"\r\n", 3),  # new lines end as the first line does
+                       original.replace(b"\n", b"\r\n", 3).replace(unknown, defaults.replace(b"\n", b"\r\n"))),
+    }
+    for name, (raw, expected) in cases.items():
+        f = tmp_path / name
+        f.write_bytes(raw)
+        os.chmod(f, 0o600)
+        if name == "crlf.yaml":  # the diff keeps the CRs, as `diff -u` does: `patch` applies it to the file
+            import difflib
+
+            shown = run("prune", "-c", CRD, str(f)).stdout_bytes.decode()
+            old, new = raw.decode(), raw.decode().replace("  imagePullPolicy: Always\r\n", "")
+            diff_u = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                          f"a{f}", f"b{f}", lineterm="")
+            assert shown == "".join(line if line.endswith("\n") else line + "\n" for line in diff_u)
+            assert "-  imagePullPolicy: Always\r\n" in shown
+        for op in ("default", "prune"):
+            res = run(op, "-c", CRD, str(f), "--write")
+            assert res.exit_code == 0 and res.stderr == f"rewrote {f}\n", res.output
+        assert f.read_bytes() == expected, name
+        assert os.stat(f).st_mode & 0o777 == 0o600
 
 
 def test_write_keeps_comments_and_leaves_unchanged_files_alone(tmp_path) -> None:

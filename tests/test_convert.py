@@ -166,6 +166,17 @@ def test_write_rewrites_the_manifest_atomically_keeping_comments(tmp_path) -> No
     assert again.exit_code == 0 and obj.read_text(encoding="utf-8") == text
 
 
+def test_write_keeps_the_files_line_endings_and_byte_order_mark(tmp_path) -> None:
+    obj = tmp_path / "margherita.yaml"
+    text = "# the house pizza\n" + (PIZZA / "margherita.yaml").read_text(encoding="utf-8")
+    obj.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
+    res = run("convert", "-c", PIZZA_CRD, str(obj), "--to", "v1beta1", "--converter", CONVERTER, "--write")
+    assert res.exit_code == 0, res.output
+    raw = obj.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf# the house pizza\r\napiVersion: " + GROUP.encode() + b"/v1beta1\r\n")
+    assert raw.count(b"\n") == raw.count(b"\r\n") > 10 and b"\r\r" not in raw
+
+
 # ---------------------------------------------------------------- --converter
 
 def test_converter_command(tmp_path) -> None:

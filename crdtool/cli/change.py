@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -22,28 +23,38 @@ from crdtool.cli.common import (
     resolve_verbose,
 )
 from crdtool.cli.resources import resource_options, run_objects
-from crdtool.load.document import InputError
+from crdtool.load.document import Document, InputError
 
 
-def change_command(name: str, summary: str) -> click.Command:
+def change_command(name: str, summary: str, objects_help: str) -> click.Command:
     """The subcommand running the engine's step `name` ("prune" or "default") on each object."""
 
     @click.command(name, help=summary)
     @resource_options
     @click.option("-o", "--output", type=click.Choice(["diff", "yaml", "json"]), default="diff", show_default=True,
-                  help="A colored diff against the input, or the resulting objects.")
-    @click.option("--write", is_flag=True, help="Rewrite the input files in place (comments and order kept).")
+                  help="diff: the change --write makes to each file, as `git diff` shows it (the file's own "
+                       f"lines and line numbers). yaml|json: {objects_help}")
+    @click.option("--write", is_flag=True, help="Rewrite the input files in place: only the changed lines (comments, "
+                  "order, quoting, line endings and encoding kept).")
     def command(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, jobs,
                 output_format, no_color, allow_empty, output, write) -> None:
         fmt, color = resolve_output(output_format, no_color)
 
         def run() -> int:
+            report = fmt in ("json", *FINDINGS_FORMATS)
+            # `default -o yaml|json` prints objects as stored: the apiserver decodes (prunes) them first;
+            # the report (--format) stays the engine's step alone, as the conformance cases define it
+            stored = name == "default" and not report and output in ("yaml", "json")
             outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
-                                  op=name, jobs=jobs)
+                                  op="prune" if stored else name, jobs=jobs)
             if nothing_checked(bool(outcome.results), allow_empty, "custom resource", paths, outcome.skipped):
                 return EXIT_INPUT
-            changes = [(r, _edited(name, r), r.pruned if name == "prune" else r.defaulted) for r in outcome.results]
-            if fmt in ("json", *FINDINGS_FORMATS):
+            if stored:
+                _default_decoded(outcome.results)
+            shows_diff = not report and output == "diff"
+            files = plan_files([(r.document, _edited(name, r)) for r in outcome.results]) \
+                if shows_diff or write else []
+            if report:
                 from crdtool.cli.emit import emit
 
                 emit(outcome.results, fmt, color, lambda r: "", "object", outcome.notes if resolve_verbose() else [],
@@ -51,10 +62,11 @@ def change_command(name: str, summary: str) -> click.Command:
             elif output in ("yaml", "json"):
                 _print_objects([r.object for r in outcome.results if r.object is not None], output)
             else:
-                _print_diffs(changes, color, outcome.notes if resolve_verbose() else [], outcome.skipped)
+                _print_diffs(outcome.results, files, color, outcome.notes if resolve_verbose() else [],
+                             outcome.skipped)
             if write:
-                _write(changes)
-            refused = any(r.reason in ("NotFound", "BadRequest") for r, _, _ in changes)
+                _write(files)
+            refused = any(r.reason in ("NotFound", "BadRequest") for r in outcome.results)
             return EXIT_FINDINGS if refused else EXIT_OK
 
         sys.exit(guarded(run))
@@ -62,18 +74,65 @@ def change_command(name: str, summary: str) -> click.Command:
     return command
 
 
+def _default_decoded(results: list) -> None:
+    """Apply the defaults to the decoded (pruned) objects, as the apiserver does before it stores one
+    (the engine's `default` step alone defaults the object as given)."""
+    from crdtool.schema.defaulting import apply_defaults
+
+    for r in results:
+        if r.object is not None:
+            r.defaulted = apply_defaults(r.object, r.crd_version.structural)
+
+
 def _edited(name: str, result) -> Any:
-    """The input as the diff and --write change it: only what the step removes or adds. (The
-    apiserver's object, `result.object`, also has its metadata rewritten by ObjectMeta's round trip,
-    e.g. an ownerReference's missing uid written as "": not an edit to make in a user's file.)"""
-    if name != "prune" or result.object is None:
-        return result.object
-    from crdtool.schema.defaulting import json_copy
+    """The input as the diff and --write change it: only what the step removes or adds, to the
+    document as written; None when that is nothing. (The apiserver's object, `result.object`, is
+    also decoded: `default` prunes it first, and ObjectMeta's round trip rewrites metadata, e.g. an
+    ownerReference's missing uid written as "": not edits to make in a user's file.)"""
+    if result.object is None:
+        return None
+    from crdtool.schema.defaulting import apply_defaults, json_copy
     from crdtool.schema.pruning import prune
+    from crdtool.schema.values_go import deep_equal
 
     edited = json_copy(result.document.data)
-    prune(edited, result.crd_version.structural)
-    return edited
+    if name == "prune":
+        prune(edited, result.crd_version.structural)
+    else:
+        apply_defaults(edited, result.crd_version.structural)
+    return None if deep_equal(edited, result.document.data) else edited
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """One input file: its text as read, and as --write writes it (the same text when nothing changes)."""
+
+    path: str
+    old: str
+    new: str
+
+
+def plan_files(changes: list[tuple[Document, Any]]) -> list[FileChange]:
+    """Each file holding one of the documents, in order, with its new text: the documents changed to
+    their new values (None: unchanged). The one place a file's new text is made, for the diff and
+    for --write alike."""
+    from crdtool.load.edit import EditError, edit_text
+
+    texts: dict[str, str] = {}
+    targets: dict[str, dict[int | tuple[int, int], tuple[Any, Any]]] = {}
+    for doc, after in changes:
+        texts.setdefault(doc.source, doc.text)
+        file_targets = targets.setdefault(doc.source, {})
+        if after is not None:
+            file_targets[doc.index if doc.item is None else (doc.index, doc.item)] = (doc.data, after)
+    files = []
+    for path, text in texts.items():
+        try:
+            new = edit_text(text, targets[path]) if targets[path] else text
+        except EditError as err:
+            raise InputError(path, f"cannot write the change into the file: {err}") from None
+        files.append(FileChange(path, text, new))
+    return files
 
 
 def _shallower_than(value: Any, limit: int) -> bool:
@@ -101,48 +160,46 @@ def _print_objects(objects: list, output: str) -> None:
     sys.stdout.write("---\n".join(to_yaml(o) for o in objects))
 
 
-def _print_diffs(changes, color: bool, notes: list[str], skipped: list) -> None:
+def _print_diffs(results: list, files: list[FileChange], color: bool, notes: list[str], skipped: list) -> None:
+    """Each file's errors, then its diff; then what was not checked."""
     from crdtool.engine.skipped import summary
     from crdtool.report import kubectl
-    from crdtool.report.diff import print_diff, unified
+    from crdtool.report.diff import file_diff, print_diff
 
     out = console(color)
     for note in notes:
         out.print(f"note: {note}", highlight=False, markup=False)
-    for r, after, _changed in changes:
-        doc = r.document
-        label = f"{doc.source}#{doc.index}" + (f" items[{doc.item}]" if doc.item is not None else "")
+    failed: dict[str, list] = {}
+    for r in results:
         if r.object is None:
+            failed.setdefault(r.document.source, []).append(r)
+    for file in files:
+        for r in failed.get(file.path, []):
+            doc = r.document
+            label = f"{doc.source}#{doc.index}" + (f" items[{doc.item}]" if doc.item is not None else "")
             out.print(f"{label}: error: {kubectl.error_text(r).strip()}", highlight=False, markup=False)
-            continue
-        lines = unified(r.document.data, after, label)
+        lines = file_diff(file.path, file.old, file.new)
         if lines:
             print_diff(out, lines)
         elif not resolve_quiet():
-            out.print(f"{label}: no change", style="dim", highlight=False)
+            out.print(f"{file.path}: no change", style="dim", highlight=False)
     if skipped and not resolve_quiet():
         out.print(summary(skipped), style="yellow", highlight=False, markup=False)
 
 
-def _write(changes) -> None:
-    from crdtool.load.rewrite import rewrite
+def _write(files: list[FileChange]) -> None:
+    from crdtool.load.rewrite import write_text
 
-    by_file: dict[str, dict[int | tuple[int, int], tuple[Any, Any]]] = {}
-    for r, after, changed in changes:
-        if changed:
-            doc = r.document
-            key = doc.index if doc.item is None else (doc.index, doc.item)
-            by_file.setdefault(doc.source, {})[key] = (doc.data, after)
-    for path, targets in by_file.items():
+    for file in files:
         try:
-            changed = rewrite(path, targets)
+            changed = write_text(file.path, file.old, file.new)
         except OSError as err:
-            raise InputError(path, f"cannot rewrite the file (left as it was): {err.strerror or err}") from err
+            raise InputError(file.path, f"cannot rewrite the file (left as it was): {err.strerror or err}") from err
         if changed:
-            click.echo(f"rewrote {path}", err=True)
+            click.echo(f"rewrote {file.path}", err=True)
 
 
 #: Public names for the commands that reuse these (`convert`): print objects as -o yaml|json does,
-#: and rewrite input files atomically (`changes`: (result with .document, new value, changed) triples).
+#: and rewrite input files (`plan_files`, then `write_files`).
 print_objects = _print_objects
-write_changes = _write
+write_files = _write

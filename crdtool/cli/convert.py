@@ -400,7 +400,7 @@ def _summary(out, results: list, roundtrip: bool, to: str, skipped: list) -> Non
 
 
 def _write(results: list) -> None:
-    from crdtool.cli.change import write_changes
+    from crdtool.cli.change import plan_files, write_files
     from crdtool.convert.pipeline import manifest_view
 
     changes = []
@@ -409,5 +409,5 @@ def _write(results: list) -> None:
             why = c.status if not c.converted else "it would be rejected in the new version"
             click.echo(f"{_label(c)}: not rewritten: {why}", err=True)
             continue
-        changes.append((c, manifest_view(c.object, c.document.data), True))
-    write_changes(changes)
+        changes.append((c.document, manifest_view(c.object, c.document.data)))
+    write_files(plan_files(changes))

@@ -1,102 +1,46 @@
-"""`--write`: rewrite input files in place with ruamel.yaml's round trip (comments, order and
-quoting kept), atomically, and only when something changed."""
+"""`--write`: a file's new text (see load.edit) put in place of the old one, atomically, in the
+file's own encoding (UTF-8, with its byte order mark if it had one), and only when it changed."""
 
 from __future__ import annotations
 
-import io
+import codecs
 import os
-import re
 import tempfile
-from typing import Any
 
 from crdtool.load.document import InputError
 
-_SEQUENCE_ITEM = re.compile(r"^( *)- ")
-_KEY_LINE = re.compile(r"^( *)[^#\s-][^#]*:\s*(#.*)?$")
 
-
-def _round_trip(text: str):
-    """ruamel.yaml set up to write as the file is written (its sequence indentation kept)."""
-    from ruamel.yaml import YAML
-
-    y = YAML(typ="rt")
-    y.preserve_quotes = True
-    y.width = 4096
-    y.allow_duplicate_keys = True  # the value read (the last) is set on the first key; the rest go
-    offset = _sequence_offset(text)
-    y.indent(mapping=2, sequence=offset + 2, offset=offset)
-    return y
-
-
-def _sequence_offset(text: str) -> int:
-    """How far the file indents a block sequence's dash under its key (`key:\n  - a` is 2)."""
-    previous = None
-    for line in text.splitlines():
-        item = _SEQUENCE_ITEM.match(line)
-        if item and previous:
-            return max(0, len(item.group(1)) - len(previous.group(1)))
-        if line.strip() and not line.lstrip().startswith("#"):
-            previous = _KEY_LINE.match(line)
-    return 0
-
-
-def sync(node: Any, before: Any, after: Any) -> Any:
-    """Make a round-trip node, read as `before`, equal to `after`; only what differs is touched (a value
-    that did not change keeps its spelling, e.g. `y` that the apiserver reads as true); returns the
-    node to keep."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
-    if before == after and type(before) is type(after):
-        return node
-    if isinstance(after, dict) and isinstance(before, dict) and isinstance(node, CommentedMap):
-        for key in [k for k in node if k not in after]:
-            del node[key]
-        for key, value in after.items():
-            node[key] = sync(node[key], before[key], value) if key in node and key in before else value
-        return node
-    if (isinstance(after, list) and isinstance(before, list) and isinstance(node, CommentedSeq)
-            and len(node) == len(before) == len(after)):
-        for i, value in enumerate(after):
-            node[i] = sync(node[i], before[i], value)
-        return node
-    return after
-
-
-def rewrite(path: str, targets: dict[int | tuple[int, int], tuple[Any, Any]]) -> bool:
-    """Change documents of a file from how crdtool read them to new values: `targets` maps a
-    document's index, or (index, item) for an item of a `kind: List`, to (as read, new value).
-    False when nothing changed."""
+def write_text(path: str, old: str, new: str) -> bool:
+    """Replace a file whose text (as crdtool read it: decoded, without a byte order mark) is `old` by
+    `new`; False when they are the same. The file is left as it was if it changed since it was read,
+    or if anything fails: the new text goes to a temporary file beside it, which then takes its
+    place (with the file's mode). A symbolic link stays one: the file it points to is rewritten."""
     if path in ("-", "<stdin>"):
         raise InputError(path, "--write cannot rewrite standard input")
-    from ruamel.yaml import YAMLError
-
-    with open(path, encoding="utf-8") as f:
-        original = f.read()
-    y = _round_trip(original)
-    try:
-        docs = list(y.load_all(original))
-    except YAMLError as err:
-        raise InputError(path, f"cannot rewrite the file: {err}") from err
-    for key, (before, after) in targets.items():
-        if isinstance(key, tuple):
-            index, item = key
-            docs[index]["items"][item] = sync(docs[index]["items"][item], before, after)
-        else:
-            docs[key] = sync(docs[key], before, after)
-    out = io.StringIO()
-    y.dump_all(docs, out)
-    text = out.getvalue()
-    if text == original:
+    if new == old:
         return False
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".crdtool-", suffix=".tmp", dir=folder)
+    target = os.path.realpath(path)
+    with open(target, "rb") as f:
+        raw = f.read()
+    bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        unchanged = raw[len(bom):].decode("utf-8") == old
+    except UnicodeDecodeError:
+        unchanged = False
+    if not unchanged:
+        raise InputError(path, "the file changed while crdtool ran: not rewritten")
+    try:
+        data = bom + new.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise InputError(path, f"the new text cannot be written as UTF-8 ({err.reason}): not rewritten") from None
+    fd, tmp = tempfile.mkstemp(prefix=".crdtool-", suffix=".tmp", dir=os.path.dirname(target))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        os.replace(tmp, path)
+        os.chmod(tmp, os.stat(target).st_mode & 0o7777)
+        os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)

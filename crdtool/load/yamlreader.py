@@ -1,8 +1,8 @@
 """A fast YAML reader that keeps positions: libyaml (PyYAML's C parser) composes nodes,
 and a small iterative constructor turns them into JSON-like values with go-yaml's typing.
 
-ruamel.yaml is kept for round-trip rewriting (`--write`); reading through libyaml is
-an order of magnitude faster on large CRDs.
+`--write` (load/rewrite.py) edits the file's text at the positions these nodes carry, so reading
+and rewriting share one parser.
 """
 
 from __future__ import annotations

@@ -1,0 +1,440 @@
+"""The new text of a YAML or JSON file whose documents change value: what `--write` writes and the
+diff shows.
+
+Only what changes is rewritten: a removed field's lines are cut out, a new field's lines are put
+after its mapping's last entry, a changed value is written over the old one. Everything else (comments,
+quoting, key order, indentation, blank lines, each line's own line ending, `---` and `%YAML` lines)
+stays byte for byte, and the work is proportional to the change, not to the file. New lines end
+like the file's first line (as Black and Prettier's `endOfLine: auto` do), with LF for a file of one
+line; a file without a final line break keeps going without one.
+
+The result is read back and compared with the values asked for. A document whose change cannot be
+made in place (it goes through a YAML alias or merge key, or a block scalar that keeps its trailing
+blank lines) is written whole instead, which loses the comments inside it; a text that still does
+not read back as asked is an EditError, never a file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from crdtool.load import fragments
+from crdtool.load.gotyping import key_string
+from crdtool.load.yamlreader import YAMLInputError, _scalar, compose_documents, construct, read_json
+from crdtool.schema.values_go import deep_equal
+
+Key = int | tuple[int, int]
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_KEY_ONLY_LINE = re.compile(r"[^#\s-][^#]*:\s*(#.*)?\Z")
+
+
+class EditError(Exception):
+    """A change crdtool cannot write into the file faithfully."""
+
+
+class _Whole(Exception):
+    """This document's change cannot be made in place: write the document whole."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Edit:
+    start: int
+    end: int
+    text: str
+
+
+def json_value(text: str) -> tuple[bool, Any]:
+    """(True, value) for a file crdtool reads as one JSON document, else (False, None)."""
+    if not text.lstrip().startswith("{"):
+        return False, None
+    try:
+        return True, read_json(text)
+    except ValueError:
+        return False, None
+
+
+def edit_text(text: str, targets: dict[Key, tuple[Any, Any]]) -> str:
+    """`text` with documents changed from their value as read to a new one: `targets` maps a document's
+    index, or (index, item) for an item of a `kind: List`, to (as read, new value)."""
+    source = _Source(text)
+    expected = list(source.values)
+    plans: dict[int, list[tuple[tuple, Any, Any]]] = {}
+    for key, (before, after) in targets.items():
+        index, path = (key, ()) if isinstance(key, int) else (key[0], ("items", key[1]))
+        if not 0 <= index < len(expected):
+            raise EditError(f"the file no longer has document {index}")
+        if path:
+            expected[index] = {**expected[index], "items": list(expected[index]["items"])}
+            expected[index]["items"][path[1]] = after
+        else:
+            expected[index] = after
+        plans.setdefault(index, []).append((path, before, after))
+    whole: set[int] = set()
+    while True:
+        edits: list[_Edit] = []
+        for index, changes in plans.items():
+            edits.extend(source.document_edits(index, changes, expected[index], index in whole))
+        try:
+            new = _apply(text, edits)
+        except _Whole:
+            new = None
+        got = source.read_back(new) if new is not None else None
+        if got is not None and len(got) == len(expected):
+            wrong = {i for i, (a, b) in enumerate(zip(got, expected, strict=True)) if not deep_equal(a, b)}
+        else:
+            wrong = set(plans)
+        if not wrong:
+            return new  # type: ignore[return-value]
+        if wrong <= whole or not wrong <= set(plans):
+            raise EditError("the change cannot be written into the file as it is written")
+        whole |= wrong
+
+
+def _apply(text: str, edits: list[_Edit]) -> str:
+    """The text with the edits made; edits at one place keep the order they were made in."""
+    out: list[str] = []
+    done = 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        if edit.start < done:
+            raise _Whole
+        out.append(text[done:edit.start])
+        out.append(edit.text)
+        done = edit.end
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _style(text: str) -> fragments.Style:
+    """The file's indentation: the first nested mapping's step and the first block sequence's dash."""
+    step = dash = None
+    key_indent = None
+    for line in text.splitlines():
+        body = line.lstrip(" ")
+        if not body.strip() or body.startswith("#"):
+            continue
+        indent = len(line) - len(body)
+        if key_indent is not None and indent >= key_indent:
+            if body.startswith("- ") or body.rstrip() == "-":
+                dash = indent - key_indent if dash is None else dash
+            elif indent > key_indent and step is None:
+                step = indent - key_indent
+        if step is not None and dash is not None:
+            break
+        key_indent = indent if _KEY_ONLY_LINE.match(body.rstrip()) else None
+    return fragments.Style(step=step or 2, dash=dash or 0)
+
+
+class _Source:
+    """The file as read: its documents' nodes and values, and how it writes lines."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.is_json, value = json_value(text)
+        try:
+            self.nodes: list[Node | None] = compose_documents(text)
+            self.values: list[Any] = [value] if self.is_json else _values(self.nodes)
+        except YAMLInputError as err:
+            raise EditError(f"cannot read the file's layout: {err.message}") from None
+        if len(self.nodes) != len(self.values):
+            raise EditError("cannot read the file's layout as YAML")
+        m = _LINE_BREAK.search(text)
+        self.eol = m.group() if m else "\n"
+        self.style = _style(text)
+
+    def read_back(self, text: str) -> list[Any] | None:
+        """The documents' values in a new text (None when it cannot be read as the old one was)."""
+        if self.is_json:
+            is_json, value = json_value(text)
+            return [value] if is_json else None
+        try:
+            return _values(compose_documents(text))
+        except YAMLInputError:
+            return None
+
+    def document_edits(self, index: int, changes: list[tuple[tuple, Any, Any]], expected: Any,
+                       whole: bool) -> list[_Edit]:
+        root = self.nodes[index]
+        if root is None:
+            raise EditError(f"document {index} is empty")
+        if not whole:
+            editor = _Editor(self, root)
+            try:
+                for path, before, after in changes:
+                    editor.change(editor.descend(root, path), before, after)
+                return editor.edits
+            except _Whole:
+                pass
+        return [_Editor(self, root, checked=False).whole(root, expected)]
+
+
+class _Editor:
+    """The edits that turn one document's nodes into a new value."""
+
+    def __init__(self, source: _Source, root: Node, checked: bool = True) -> None:
+        self.source = source
+        self.text = source.text
+        self.edits: list[_Edit] = []
+        self.shared = _shared_nodes(root) if checked else set()
+
+    # ------------------------------------------------------------------ walking
+
+    def descend(self, node: Node, path: tuple) -> Node:
+        for step in path:
+            if isinstance(step, int) and isinstance(node, SequenceNode) and step < len(node.value):
+                node = node.value[step]
+            elif isinstance(step, str) and isinstance(node, MappingNode) and self._own(node).get(step):
+                node = node.value[self._own(node)[step][-1]][1]
+            else:
+                raise _Whole
+            if id(node) in self.shared:
+                raise _Whole
+        return node
+
+    def change(self, node: Node, before: Any, after: Any, key: Node | None = None) -> None:
+        """Edit `node`, read as `before`, into `after`; `key` is its key in a block mapping."""
+        if id(node) in self.shared:
+            if deep_equal(before, after):
+                return
+            raise _Whole
+        if isinstance(node, MappingNode) and isinstance(before, dict) and isinstance(after, dict):
+            self._mapping(node, before, after)
+        elif (isinstance(node, SequenceNode) and isinstance(before, list) and isinstance(after, list)
+              and len(before) == len(after) == len(node.value)):
+            for item, b, a in zip(node.value, before, after, strict=True):
+                self.change(item, b, a)
+        elif not deep_equal(before, after):
+            self._replace(node, after, key)
+
+    @staticmethod
+    def _own(node: MappingNode) -> dict[str, list[int]]:
+        """Each key written in the mapping itself, with the indexes of its entries (more than one
+        for a duplicated key: the last is the one read)."""
+        own: dict[str, list[int]] = {}
+        for i, (k, _) in enumerate(node.value):
+            key = key_string(_scalar(k)) if isinstance(k, ScalarNode) else None
+            if key is not None:
+                own.setdefault(key, []).append(i)
+        return own
+
+    def _mapping(self, node: MappingNode, before: dict, after: dict) -> None:
+        own = self._own(node)
+        removed: set[int] = set()
+        for key in before:
+            if key not in after:
+                if key not in own:
+                    raise _Whole  # it comes from a merge key
+                removed.update(own[key])
+        added = {k: v for k, v in after.items() if k not in before}
+        if len(removed) == len(node.value):
+            if removed or added:
+                self._replace(node, after)
+            return
+        for key, value in after.items():
+            if key in before:
+                if key in own:
+                    pair = node.value[own[key][-1]]
+                    self.change(pair[1], before[key], value, None if node.flow_style else pair[0])
+                elif not deep_equal(before[key], value):
+                    raise _Whole
+        for run in _runs(sorted(removed)):
+            self._delete(node, run)
+        if added:
+            self._insert(node, added)
+
+    # ------------------------------------------------------------------ positions
+
+    def _end(self, node: Node) -> int:
+        """Where a node's text ends: after its last character, not after the blank lines, comments
+        and indentation that follow it."""
+        while True:
+            if id(node) in self.shared:
+                raise _Whole
+            if isinstance(node, ScalarNode):
+                start, end = node.start_mark.index, node.end_mark.index
+                while end > start and self.text[end - 1] in " \t\r\n":
+                    end -= 1
+                if node.style in ("|", ">") and self.text[end:node.end_mark.index].count("\n") > 1 and "+" in (
+                        self.text[start:self._line_end(start)]):
+                    raise _Whole  # `|+` keeps its trailing blank lines: nothing goes between them
+                return end
+            if node.flow_style or not node.value:
+                return node.end_mark.index
+            node = node.value[-1][1] if isinstance(node, MappingNode) else node.value[-1]
+
+    def _line_start(self, index: int) -> int:
+        return max(self.text.rfind("\n", 0, index), self.text.rfind("\r", 0, index)) + 1
+
+    def _line_end(self, index: int) -> int:
+        """Just after the line break that ends the line holding `index` (the text's end if none)."""
+        m = _LINE_BREAK.search(self.text, index)
+        return m.end() if m else len(self.text)
+
+    def _block_start(self, node: Node) -> int:
+        """Where a block collection's own text starts: its first key, or its first dash (after any
+        anchor or tag written before it)."""
+        if isinstance(node, MappingNode):
+            return node.value[0][0].start_mark.index
+        first = node.value[0].start_mark.index
+        dash = self.text.rfind("-", node.start_mark.index, first)
+        return dash if dash >= 0 else first
+
+    def _column(self, index: int) -> int:
+        return index - self._line_start(index)
+
+    def _indent(self, index: int) -> int:
+        """The spaces that begin the line holding `index`."""
+        line = self._line_start(index)
+        return len(self.text[line:index]) - len(self.text[line:index].lstrip(" "))
+
+    # ------------------------------------------------------------------ edits
+
+    def _lines(self, lines: list[str], column: int) -> str:
+        """Lines joined with the file's line break, each after the first indented to `column`."""
+        return (self.source.eol + " " * column).join(lines)
+
+    def _delete(self, node: MappingNode, run: tuple[int, int]) -> None:
+        """Cut out the entries first..last of a mapping (not all of its entries)."""
+        first, last = run
+        pairs = node.value
+        start = pairs[first][0].start_mark.index
+        end = self._end(pairs[last][1])
+        if node.flow_style:
+            if last + 1 < len(pairs):
+                self.edits.append(_Edit(start, pairs[last + 1][0].start_mark.index, ""))
+            else:
+                self.edits.append(_Edit(self._end(pairs[first - 1][1]), end, ""))
+            return
+        line = self._line_start(start)
+        if self.text[line:start].strip():  # `- key: ...`: the next entry moves up
+            if last + 1 == len(pairs):
+                raise _Whole
+            self.edits.append(_Edit(start, pairs[last + 1][0].start_mark.index, ""))
+            return
+        stop = self._line_end(end)
+        if stop == len(self.text) and not self.text.endswith(("\n", "\r")) and line > 0:
+            line -= 2 if self.text.startswith("\r\n", line - 2) else 1  # the file keeps ending without one
+        self.edits.append(_Edit(line, stop, ""))
+
+    def _insert(self, node: MappingNode, added: dict[str, Any]) -> None:
+        """Put new entries after the mapping's last one."""
+        pairs = node.value
+        end = self._end(pairs[-1][1])
+        eol = self.source.eol
+        if node.flow_style:
+            last_key = pairs[-1][0].start_mark.index
+            multiline = "\n" in self.text[node.start_mark.index:last_key] or "\r" in self.text[
+                node.start_mark.index:last_key]
+            column = self._column(last_key)
+            if self.source.is_json:
+                step = max(1, column - self._indent(node.start_mark.index))
+                items = [f"{fragments.json_text(k, None)}: {fragments.json_text(v, step if multiline else None)}"
+                         for k, v in added.items()]
+            else:
+                items = [f"{fragments.scalar(k, True)}: {fragments.flow(v)}" for k, v in added.items()]
+            if multiline:
+                text = "".join("," + eol + " " * column + self._lines(item.split("\n"), column) for item in items)
+            else:
+                text = "".join(", " + item for item in items)
+            self.edits.append(_Edit(end, end, text))
+            return
+        lines = [line for k, v in added.items() for line in fragments.entry_lines(k, v, self.source.style)]
+        self._add_lines(end, lines, pairs[0][0].start_mark.column)
+
+    def _add_lines(self, index: int, lines: list[str], column: int) -> None:
+        """New lines, indented to `column`, after the line holding `index`."""
+        at = self._line_end(index)
+        body = " " * column + self._lines(lines, column)
+        if at == len(self.text) and not self.text.endswith(("\n", "\r")):
+            self.edits.append(_Edit(at, at, self.source.eol + body))
+        else:
+            self.edits.append(_Edit(at, at, body + self.source.eol))
+
+    def _replace(self, node: Node, value: Any, key: Node | None = None) -> None:
+        """Write `value` in place of a node (the value of `key` in a block mapping, if given)."""
+        text = self.text
+        block = isinstance(node, (MappingNode, SequenceNode)) and not node.flow_style and bool(node.value)
+        start = self._block_start(node) if block else node.start_mark.index
+        end = self._end(node)
+        colon = start
+        while colon > 0 and text[colon - 1] in " \t":
+            colon -= 1
+        empty = isinstance(node, ScalarNode) or not node.value
+        if (key is not None and empty and not self.source.is_json and isinstance(value, (dict, list)) and value
+                and text[colon - 1:colon] == ":"):  # `key: {}` or `key: null` becomes `key:` and lines below
+            self.edits.append(_Edit(colon, end, ""))
+            self._add_lines(end, fragments.nested_lines(value, self.source.style), key.start_mark.column)
+            return
+        if self.source.is_json:
+            multiline = "\n" in text[start:end] or "\r" in text[start:end]
+            rendered = self._lines(fragments.json_text(value, 2 if multiline else None).split("\n"),
+                                   self._indent(start))
+        elif block and isinstance(value, (dict, list)) and value:
+            rendered = self._lines(fragments.block_lines(value, self.source.style), self._column(start))
+        else:
+            rendered = fragments.flow(value)
+            if block:  # `key:\n  a: 1` becomes `key: {}`, `-\n  - a` becomes `- 5`
+                before = start
+                while before > 0 and text[before - 1] in " \t\r\n":
+                    before -= 1
+                if before > 0 and text[before - 1] in ":-?":
+                    start, rendered = before, " " + rendered
+            elif start == end and start > 0 and text[start - 1] not in " \t\r\n":
+                rendered = " " + rendered  # `key:` (null) becomes `key: value`
+        self.edits.append(_Edit(start, end, rendered))
+
+    def whole(self, root: Node, value: Any) -> _Edit:
+        """The document's value written anew in place of its root node (comments before it kept)."""
+        start = root.start_mark.index
+        end = root.end_mark.index
+        while end > start and self.text[end - 1] in " \t\r\n":
+            end -= 1
+        if self.source.is_json:
+            return _Edit(start, end, self._lines(fragments.json_text(value, 2).split("\n"), 0))
+        if isinstance(value, (dict, list)) and value:
+            return _Edit(start, end, self._lines(fragments.block_lines(value, self.source.style), 0))
+        return _Edit(start, end, fragments.flow(value))
+
+
+def _values(nodes: list[Node | None]) -> list[Any]:
+    """The documents' values as crdtool reads them (duplicate keys were reported when it did)."""
+    return [None if node is None else construct(node, []) for node in nodes]
+
+
+def _shared_nodes(root: Node) -> set[int]:
+    """The nodes that occur more than once in a document (an anchor and its aliases): their
+    positions are those of the anchor, so no edit goes through them."""
+    seen: set[int] = set()
+    shared: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            shared.add(id(node))
+            continue
+        seen.add(id(node))
+        if isinstance(node, MappingNode):
+            for k, v in node.value:
+                stack.append(k)
+                stack.append(v)
+        elif isinstance(node, SequenceNode):
+            stack.extend(node.value)
+    return shared
+
+
+def _runs(indexes: list[int]) -> Iterator[tuple[int, int]]:
+    """Consecutive indexes grouped as (first, last)."""
+    first = prev = None
+    for i in indexes:
+        if prev is not None and i == prev + 1:
+            prev = i
+            continue
+        if first is not None:
+            yield first, prev  # type: ignore[misc]
+        first = prev = i
+    if first is not None:
+        yield first, prev  # type: ignore[misc]

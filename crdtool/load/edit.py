@@ -25,7 +25,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from crdtool.load import fragments
 from crdtool.load.gotyping import key_string
-from crdtool.load.yamlreader import YAMLInputError, _scalar, compose_documents, construct, read_json
+from crdtool.load.yamlreader import YAMLInputError, compose_documents, construct, read_json, scalar_value
 from crdtool.schema.values_go import deep_equal
 
 Key = int | tuple[int, int]
@@ -53,7 +53,7 @@ def json_value(text: str) -> tuple[bool, Any]:
     if not text.lstrip().startswith("{"):
         return False, None
     try:
-        return True, read_json(text)
+        return True, read_json(text)[0]
     except ValueError:
         return False, None
 
@@ -216,7 +216,7 @@ class _Editor:
         for a duplicated key: the last is the one read)."""
         own: dict[str, list[int]] = {}
         for i, (k, _) in enumerate(node.value):
-            key = key_string(_scalar(k)) if isinstance(k, ScalarNode) else None
+            key = key_string(scalar_value(k)) if isinstance(k, ScalarNode) else None
             if key is not None:
                 own.setdefault(key, []).append(i)
         return own

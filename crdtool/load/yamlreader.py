@@ -255,7 +255,8 @@ class _AliasBudget:
                                      mark.line + 1, mark.column + 1)
 
 
-def _scalar(node: ScalarNode) -> Any:
+def scalar_value(node: ScalarNode) -> Any:
+    """A scalar node's value, typed as go-yaml types it (plain scalars by its resolution rules)."""
     if node.tag == _PLAIN:
         return resolve_plain(node.value)
     if node.tag == _STR:
@@ -288,7 +289,7 @@ def construct(root: Node, duplicates: list[DuplicateKey], line_offset: int = 0) 
         if depth > MAX_DEPTH:
             raise _too_deep(node.start_mark)
         if isinstance(node, ScalarNode):
-            value = _scalar(node)
+            value = scalar_value(node)
             container[slot] = None if value is MERGE else value
         elif isinstance(node, SequenceNode):
             items: list[Any] = [None] * len(node.value)
@@ -300,7 +301,7 @@ def construct(root: Node, duplicates: list[DuplicateKey], line_offset: int = 0) 
             container[slot] = mapping
             pending: list[tuple[Node, Any, Any, int]] = []
             for key_node, value_node in _merged_pairs(node, merges):
-                key = key_string(_scalar(key_node)) if isinstance(key_node, ScalarNode) else None
+                key = key_string(scalar_value(key_node)) if isinstance(key_node, ScalarNode) else None
                 if key is None:
                     mark = key_node.start_mark
                     raise YAMLInputError("a mapping key must be a string, number or boolean",
@@ -375,7 +376,7 @@ def node_locator(root: Node | None) -> Callable[[tuple], tuple[int, int] | None]
             if isinstance(node, MappingNode):
                 found = None
                 for k, v in _merged_pairs(node, merges):
-                    if isinstance(k, ScalarNode) and key_string(_scalar(k)) == seg:
+                    if isinstance(k, ScalarNode) and key_string(scalar_value(k)) == seg:
                         found = (k, v)
                 if found is None:
                     break

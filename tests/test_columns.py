@@ -204,3 +204,24 @@ def test_cli_in_a_real_process() -> None:
                           "--now", "2026-01-01T00:00:00Z"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout == "nightly   0 3 * * *   1     True   4h\n"
+
+
+@pytest.mark.parametrize("metadata, problem", [
+    ("[]", "json: cannot unmarshal array into Go value of type v1.ObjectMeta"),
+    ("5", "json: cannot unmarshal number into Go value of type v1.ObjectMeta"),
+    ('"x"', "json: cannot unmarshal string into Go value of type v1.ObjectMeta"),
+    ("{name: x, namespace: []}",
+     "json: cannot unmarshal array into Go struct field ObjectMeta.namespace of type string"),
+    ("{name: x, labels: [a]}",
+     "json: cannot unmarshal array into Go struct field ObjectMeta.labels of type map[string]string"),
+])
+def test_cli_an_object_the_apiserver_cannot_decode_is_not_listed(tmp_path: Path, metadata: str,
+                                                                  problem: str) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(f"apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {metadata}\nspec: {{}}\n")
+    for extra in ((), ("-A",), ("--format", "json")):
+        res = invoke("columns", "-c", CRD, OBJECTS, str(bad), "--now", "2026-01-01T00:00:00Z", *extra)
+        assert res.exit_code == 1, res.output
+        assert res.stderr == (f'error: {bad}#0: CronTab in version "v1" cannot be handled as a CronTab: '
+                              f"{problem}\n")
+        assert "nightly" in res.stdout  # the others are listed

@@ -62,3 +62,20 @@ def test_a_kind_that_is_no_string_is_named_as_missing_by_convert(tmp_path: Path)
     res = run("convert", "--to", "v1", "-c", CRD, path)
     assert res.exit_code == 1
     assert "Object 'Kind' is missing in" in res.output
+
+
+def test_lone_surrogate_escapes_are_read_as_go_reads_them(tmp_path: Path) -> None:
+    path = tmp_path / "obj.json"
+    path.write_text('{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"\\udc00x"},'
+                    '"spec":{"cronSpec":"\\ud800\\ud83d\\ude00"}}')
+    res = run("validate", "--format", "json", "-c", CRD, str(path))
+    assert res.exit_code == 1, res.output
+    (result,) = json.loads(res.stdout)["results"]
+    assert result["name"] == "\ufffdx"
+    assert result["object"]["spec"]["cronSpec"] == "\ufffd\U0001f600"  # a valid pair stays one character
+    assert result["errors"][0]["error"].startswith('metadata.name: Invalid value: "\ufffdx": a lowercase RFC 1123')
+    assert run("validate", "-c", CRD, str(path)).output.startswith(f"{path}:1:68: error: metadata.name: ")
+    for command in COMMANDS:
+        res = run(*command, "-c", CRD, str(path))
+        assert res.exit_code in (0, 1), (command, res.output)
+        assert "internal error" not in res.output

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 
 from crdtool.load.document import Document, InputError
 from crdtool.load.yamlreader import YAMLInputError, compose_documents, node_locator, read_json, read_yaml_stream
+from crdtool.model.gounquote import replace_lone_surrogate_escapes
 
 EXTENSIONS = (".yaml", ".yml", ".json")
 MAX_INPUT_BYTES = 256 * 1024 * 1024
@@ -65,15 +66,16 @@ def read_source(path: str, text: str | None = None) -> list[Document]:
     display = "<stdin>" if path == "-" else path
     stripped = text.lstrip()
     if stripped.startswith("{"):
+        json_text = replace_lone_surrogate_escapes(text)  # Go's strings (same offsets), for values and positions
         try:
-            data = read_json(text)
+            data = read_json(json_text)
         except ValueError:
             pass
         else:
             if not isinstance(data, dict):
                 raise InputError(display, f"a Kubernetes object must be a mapping, but the document is "
                                  f"{_json_kind(data)}", 1, 1)
-            return _expand(Document(display, 0, data, text, _lazy_locator(text)))
+            return _expand(Document(display, 0, data, text, _lazy_locator(json_text)))
     try:
         stream = read_yaml_stream(text)
     except YAMLInputError as err:

@@ -37,3 +37,9 @@ def test_keys_are_read_like_values() -> None:
 def test_text_without_surrogate_escapes_is_returned_as_is() -> None:
     text = '{"a": "\\u0041\\\\ud800"}'
     assert replace_lone_surrogate_escapes(text) is text
+
+
+def test_pairs_can_be_replaced_too_for_a_reader_that_refuses_them() -> None:
+    text = r'{"k": "\ud83d\ude00\udc00"}'
+    fixed = replace_lone_surrogate_escapes(text, keep_pairs=False)
+    assert len(fixed) == len(text) and json.loads(fixed) == {"k": "\ufffd\ufffd\ufffd"}

@@ -75,7 +75,8 @@ def read_source(path: str, text: str | None = None) -> list[Document]:
             if not isinstance(data, dict):
                 raise InputError(display, f"a Kubernetes object must be a mapping, but the document is "
                                  f"{_json_kind(data)}", 1, 1)
-            return _expand(Document(display, 0, data, text, _lazy_locator(json_text)))
+            structure = replace_lone_surrogate_escapes(json_text, keep_pairs=False)
+            return _expand(Document(display, 0, data, text, _lazy_locator(structure)))
     try:
         stream = read_yaml_stream(text)
     except YAMLInputError as err:

@@ -31,8 +31,9 @@ def _surrogate(match: re.Match[str]) -> tuple[bool, bool]:
     return 0xD800 <= code <= 0xDBFF, 0xDC00 <= code <= 0xDFFF
 
 
-def replace_lone_surrogate_escapes(text: str) -> str:
-    """`text` with every lone surrogate escape written `\\ufffd` (valid pairs kept)."""
+def replace_lone_surrogate_escapes(text: str, keep_pairs: bool = True) -> str:
+    """`text` with every lone surrogate escape written `\\ufffd` (valid pairs kept, unless not
+    `keep_pairs`: a YAML reader refuses any surrogate escape, and positions need only the structure)."""
     if not _SURROGATE_ESCAPE.search(text):
         return text
     lone: list[re.Match[str]] = []
@@ -40,7 +41,7 @@ def replace_lone_surrogate_escapes(text: str) -> str:
     for match in _ESCAPE.finditer(text):
         is_high, is_low = _surrogate(match)
         if high is not None:
-            if is_low and match.start() == high.end():
+            if is_low and match.start() == high.end() and keep_pairs:
                 high = None
                 continue
             lone.append(high)

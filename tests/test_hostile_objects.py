@@ -79,3 +79,16 @@ def test_lone_surrogate_escapes_are_read_as_go_reads_them(tmp_path: Path) -> Non
         res = run(*command, "-c", CRD, str(path))
         assert res.exit_code in (0, 1), (command, res.output)
         assert "internal error" not in res.output
+
+
+@pytest.mark.parametrize("literal, shown", [("1e400", "+Inf"), ("-1e400", "-Inf"), ("1" + "0" * 400, "+Inf")])
+def test_limits_beyond_float64_in_a_crd_are_refused_not_a_crash(tmp_path: Path, literal: str, shown: str) -> None:
+    path = tmp_path / "crd.yaml"
+    path.write_text("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+                    "metadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  scope: Namespaced\n"
+                    "  names: {plural: widgets, singular: widget, kind: Widget}\n  versions:\n"
+                    "  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, "
+                    f"properties: {{n: {{type: number, maximum: {literal}}}}}}}}}}}\n")
+    res = run("lint", str(path))
+    assert res.exit_code == 1, res.output
+    assert f"json: unsupported value: {shown}" in res.output

@@ -282,6 +282,16 @@ def _literal(v: int | float) -> str:
     return str(v) if isinstance(v, int) else go_json_float(v)
 
 
+#: The smallest integer that rounds to +Inf as a float64: halfway between the largest float64
+#: (2**1024 - 2**971) and 2**1024 (ties round to even, so up). strconv.ParseFloat says ErrRange there.
+_FLOAT64_OVERFLOW = 2**1024 - 2**970
+
+
+def _fits_float64(v: int) -> bool:
+    """Whether Go's float64 holds the integer literal `v` (rounded) without overflowing."""
+    return -_FLOAT64_OVERFLOW < v < _FLOAT64_OVERFLOW
+
+
 def _check_finite(v: Any) -> None:
     """Raise _Unsupported if a float JSON cannot encode is anywhere in `v`."""
     if isinstance(v, float):
@@ -396,6 +406,8 @@ class _Decoder:
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 return self.mismatch(v, t, go_path, struct)
             _check_finite(v)
+            if isinstance(v, int) and not _fits_float64(v):  # strconv.ParseFloat: value out of range
+                return self.mismatch(v, t, go_path, struct, "number " + _literal(v))
             return v
         if k == K_JSON:
             _check_finite(v)
@@ -694,7 +706,7 @@ def _equal(t: _Type, a: Any, b: Any, pointer: bool) -> bool:
     if k == K_MAP:
         return a.keys() == b.keys() and all(_equal(t.elem, a[key], b[key], False) for key in a)
     if k == K_FLOAT:
-        return float(a) == float(b)
+        return float(a) == float(b)  # both fit a float64: decoding refused the rest
     if k in (K_OR_BOOL, K_OR_ARRAY, K_OR_STRINGS):
         if isinstance(a, bool) or isinstance(b, bool):
             return a is b

@@ -74,6 +74,65 @@ def test_missing_keys_give_nothing_and_errors_are_client_gos() -> None:
         JSONPath.column(".c[?(@.n==1)]").find({"c": [{"n": 1.5}]})
 
 
+def _random_tree(rng, depth: int):
+    """A JSON value with shared subtrees (as YAML aliases make them) and strings, numbers, nulls."""
+    pool: list = []
+
+    def make(level: int):
+        roll = rng.random()
+        if level >= depth or roll < 0.2:
+            return rng.choice([None, 1, 2.5, True, "", "ab", "x"])
+        if pool and roll < 0.3:
+            return rng.choice(pool)
+        if roll < 0.65:
+            value = {rng.choice("abxy"): make(level + 1) for _ in range(rng.randint(0, 3))}
+        else:
+            value = [make(level + 1) for _ in range(rng.randint(0, 3))]
+        pool.append(value)
+        return value
+
+    return {"spec": make(0)}
+
+
+@pytest.mark.parametrize("path", [".spec..x", ".spec..x..y", "..a..b..x", ".spec..a.*..y", "..x.b..a..y",
+                                  ".spec..x[0]..y", ".spec..b..x[*]", "..a..nothing"])
+def test_a_columns_first_value_is_the_first_of_client_gos_whole_result(path: str) -> None:
+    import random
+
+    rng = random.Random(path)
+    for _ in range(300):
+        data = _random_tree(rng, 6)
+        parsed = JSONPath.column(path)
+        try:
+            whole = parsed.find(data)
+        except JSONPathError:
+            whole = None
+        try:
+            first = parsed.first(data)
+        except LookupError:
+            assert whole is None or not whole[0], (path, data)
+            continue
+        assert whole is not None and whole[0], (path, data)
+        assert first is whole[0][0], (path, data)
+
+
+def test_recursive_descent_is_linear_in_the_objects_size() -> None:
+    import time
+
+    deep: dict = {}
+    cur = deep
+    for i in range(20000):  # client-go's result of `..x..y` here holds 200 million values
+        cur["x"] = {"n": i, "l": [i, "s"]}
+        cur = cur["x"]
+    data = {"spec": deep}
+    start = time.monotonic()
+    assert JSONPath.column(".spec..x..n").first(data) == 0
+    with pytest.raises(LookupError):
+        JSONPath.column(".spec..x..nothing").first(data)
+    assert JSONPath.column(".spec..l").find(data)[0] == [[i, "s"] for i in range(20000)]
+    assert time.monotonic() - start < 10  # the cubic walk took minutes here
+
+
 @pytest.mark.parametrize("bad", ["{.a", "{.a[1}", "{.a[x]}", "{....a}", "{.a[?(@.b==1}"])
 def test_unparsable_paths(bad: str) -> None:
     with pytest.raises(JSONPathError):
@@ -204,3 +263,24 @@ def test_cli_in_a_real_process() -> None:
                           "--now", "2026-01-01T00:00:00Z"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout == "nightly   0 3 * * *   1     True   4h\n"
+
+
+@pytest.mark.parametrize("metadata, problem", [
+    ("[]", "json: cannot unmarshal array into Go value of type v1.ObjectMeta"),
+    ("5", "json: cannot unmarshal number into Go value of type v1.ObjectMeta"),
+    ('"x"', "json: cannot unmarshal string into Go value of type v1.ObjectMeta"),
+    ("{name: x, namespace: []}",
+     "json: cannot unmarshal array into Go struct field ObjectMeta.namespace of type string"),
+    ("{name: x, labels: [a]}",
+     "json: cannot unmarshal array into Go struct field ObjectMeta.labels of type map[string]string"),
+])
+def test_cli_an_object_the_apiserver_cannot_decode_is_not_listed(tmp_path: Path, metadata: str,
+                                                                  problem: str) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(f"apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {metadata}\nspec: {{}}\n")
+    for extra in ((), ("-A",), ("--format", "json")):
+        res = invoke("columns", "-c", CRD, OBJECTS, str(bad), "--now", "2026-01-01T00:00:00Z", *extra)
+        assert res.exit_code == 1, res.output
+        assert res.stderr == (f'error: {bad}#0: CronTab in version "v1" cannot be handled as a CronTab: '
+                              f"{problem}\n")
+        assert "nightly" in res.stdout  # the others are listed

@@ -26,7 +26,7 @@ def _table_json(case: dict) -> dict:
     registry.add(document_for(case["crd"], case, "crd"), serve_rejected=True)
     docs = [document_for(o, {**case, "object": o}, f"obj-{k}") for k, o in enumerate(case["objects"])]
     view = build_view(docs, registry, Listing(namespace=None), ORACLE_NOW)
-    assert not view.unknown
+    assert not view.refused
     assert len(view.tables) == 1
     return json.loads(json.dumps(view.tables[0].as_json()))
 

@@ -200,6 +200,30 @@ def test_converter_that_fails_or_answers_garbage(tmp_path) -> None:
                            "number into Go struct field .apiVersion of type string")
 
 
+@pytest.mark.parametrize(("answer", "problem"), [
+    ("sys.stdout.write('[' * 200000 + ']' * 200000)",
+     "error converting YAML to JSON: yaml: exceeded max depth of 10000"),
+    ("sys.stdout.write('[' * 9000 + ']' * 9000)",  # as deep as go-yaml allows: a list, not a review
+     "couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct"),
+    ("sys.stdout.write('[' * 200000 + 'x' + ']' * 200000)",  # YAML, not JSON
+     "error converting YAML to JSON: yaml: exceeded max depth of 10000"),
+    ("sys.stdout.write('- ' * 20000 + 'x')", "crdtool cannot read a YAML answer nested deeper than 1000 levels"),
+    ("chunk = ' ' * (1 << 20)\nwhile True:\n    sys.stdout.write(chunk)",
+     "the answer is larger than 67108864 bytes, more than crdtool reads (64 MiB, or four times the request) "
+     "(killed)"),
+])
+def test_converter_answers_are_read_in_bounded_time_and_size(tmp_path, answer: str, problem: str) -> None:
+    import time
+
+    converter = _script(tmp_path, f"import sys\nsys.stdin.read()\n{answer}\n")
+    started = time.monotonic()
+    _, [r] = run_json("convert", "-c", PIZZA_CRD, MARGHERITA, "--to", "v1beta1", "--converter", converter,
+                      "--timeout", "20s")
+    assert time.monotonic() - started < 20
+    assert r["status"].startswith(f"{HEAD} failed: ")
+    assert problem in r["status"]
+
+
 def test_converter_that_hangs_is_killed(tmp_path) -> None:
     hanging = _script(tmp_path, "import time\ntime.sleep(60)\n")
     started = time.monotonic()

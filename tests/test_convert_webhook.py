@@ -68,6 +68,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(500, b"internal webhook error: oven on fire\n", "text/plain; charset=utf-8")
         if behaviour == "invalid-json":
             return self._send(200, b"{this is not json")
+        if behaviour in _HOSTILE:
+            return _HOSTILE[behaviour](self)
         answer = PIZZA_CONVERT.answer(review)
         response = answer["response"]
         if behaviour == "wrong-uid":
@@ -86,6 +88,49 @@ class _Handler(BaseHTTPRequestHandler):
                 # a lossy converter: v1beta1 -> v1alpha1 keeps one of each topping
                 obj["spec"]["toppings"] = list(dict.fromkeys(obj["spec"].get("toppings") or []))
         self._send(200, json.dumps(answer).encode())
+
+
+def _claims_a_gigabyte(handler: _Handler) -> None:
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(1 << 30))
+    handler.end_headers()
+    handler.wfile.write(b"{" * 1000)
+
+
+def _endless_chunks(handler: _Handler) -> None:
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Transfer-Encoding", "chunked")
+    handler.end_headers()
+    chunk = b" " * (1 << 20)
+    try:
+        for _ in range(1 << 12):  # 4 GiB, unless the reader stops first
+            handler.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+    except OSError:
+        pass
+
+
+def _gzip_bomb(handler: _Handler) -> None:
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    zeros = b"0" * (1 << 20)
+    body = b"".join(packer.compress(zeros) for _ in range(1 << 10)) + packer.flush()  # 1 GiB in ~1 MiB
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Encoding", "gzip")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+def _deep_array(handler: _Handler) -> None:
+    handler._send(200, b"[" * 200_000 + b"]" * 200_000)
+
+
+_HOSTILE = {"gigabyte": _claims_a_gigabyte, "endless": _endless_chunks, "gzip-bomb": _gzip_bomb,
+            "deep-array": _deep_array}
 
 
 class Webhook:
@@ -263,6 +308,27 @@ def test_misbehaving_webhook(tmp_path, ca, webhook, behaviour, message) -> None:
     assert text.exit_code == 1 and "error: " + HEAD in text.output
     kubectl = CliRunner().invoke(cli, ["--format", "kubectl", "convert", "-c", crd, MARGHERITA, "--to", "v1beta1"])
     assert kubectl.exit_code == 1 and kubectl.stderr.startswith("Error from server: " + HEAD)
+
+
+TOO_LARGE = (f"{HEAD} failed: the answer is larger than 67108864 bytes, more than crdtool reads (64 MiB, or four "
+             "times the request)")
+
+
+@pytest.mark.parametrize(("behaviour", "message"), [
+    ("gigabyte", TOO_LARGE), ("endless", TOO_LARGE), ("gzip-bomb", TOO_LARGE),
+    ("deep-array", f"{HEAD} failed: error converting YAML to JSON: yaml: exceeded max depth of 10000"),
+])
+def test_hostile_answers_stop_at_crdtools_bounds(tmp_path, ca, webhook, behaviour, message) -> None:
+    import resource
+
+    crd = write_crd(tmp_path, webhook.url(behaviour), ca)
+    started = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    code, [r] = convert_json("-c", crd, MARGHERITA, "--to", "v1beta1")
+    assert time.monotonic() - started < 30
+    assert code == 1 and r["status"] == message
+    grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown_kib < 512 * 1024  # the limit is 64 MiB: never the gigabyte
 
 
 def test_slow_webhook_times_out(tmp_path, ca, webhook) -> None:

@@ -226,3 +226,14 @@ def test_semantic_equal_follows_go_types():
     assert eq("CustomResourceDefinitionVersion", "additionalPrinterColumns", [], MISSING)
     assert not eq("CustomResourceDefinitionVersion", "schema", {"openAPIV3Schema": {"default": True}},
                   {"openAPIV3Schema": {"default": 1}})
+
+
+def test_an_integer_beyond_float64_is_a_type_error_for_a_float_field():
+    huge = 10**400
+    assert error_of(crd(props(n={"type": "number", "maximum": huge}))) == (
+        f"json: cannot unmarshal number {huge} into Go struct field "
+        "JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.maximum of type float64")
+    # the largest integer that rounds to a finite float64 is accepted, the next one is not
+    edge = 2**1024 - 2**970
+    assert error_of(crd(props(n={"type": "number", "minimum": -(edge - 1)}))) is None
+    assert "of type float64" in error_of(crd(props(n={"type": "number", "multipleOf": edge})))

@@ -68,3 +68,73 @@ def test_progress_bar_on_a_terminal(monkeypatch) -> None:
     with resources._progress(resources.PROGRESS_AT - 1) as advance:  # too few to bother
         advance(1)
     assert terminal.getvalue() == shown
+
+
+def _in_a_process(code: str, *limits: tuple[int, int]):
+    """Run `code` in a fresh interpreter, bounded in time (a hang fails the test instead of hanging
+    it) and, with `limits`, in address space."""
+    import resource
+    import subprocess
+    import sys
+
+    def limit() -> None:
+        for value in limits:
+            resource.setrlimit(resource.RLIMIT_AS, value)
+
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          preexec_fn=limit, cwd=os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_a_worker_that_dies_ends_the_run_with_an_error_not_a_wait() -> None:
+    out = _in_a_process("""
+import os
+from crdtool.cli.parallel import Task, WorkerError, run_tasks
+
+def exit_in_worker(task):
+    os._exit(7)
+
+def raise_in_worker(task):
+    raise ValueError(f"task with {len(task.objects)} objects")
+
+tasks = [Task((), (i,)) for i in range(6)]
+try:
+    run_tasks(tasks, exit_in_worker, 2)
+except WorkerError as err:
+    print(err)
+try:
+    run_tasks(tasks, raise_in_worker, 2)
+except ValueError as err:
+    print(err)
+print(run_tasks(tasks, lambda task: task.objects[0] * 10, 2))
+""")
+    assert out.stdout.splitlines() == [
+        "a worker process (--jobs 2) ended without an answer (exit code 7); try --jobs 1",
+        "task with 1 objects",  # a worker's exception is the run's
+        "[0, 10, 20, 30, 40, 50]"], out.stderr
+
+
+def test_cli_a_dying_worker_is_exit_2_with_a_message() -> None:
+    fixtures = os.path.abspath(FIXTURES)
+    out = _in_a_process(f"""
+import os, sys
+from crdtool.cli import main, resources
+resources._check_object = lambda *args: os._exit(9)
+sys.argv = ["crdtool", "--no-config", "validate", "-j", "2", "{fixtures}/crontab-validated", "{fixtures}/crontab-cel"]
+main()
+""")
+    assert out.returncode == 2
+    assert out.stderr == ("crdtool: error: a worker process (--jobs 2) ended without an answer (exit code 9); "
+                          "try --jobs 1\n")
+
+
+def test_jobs_under_a_2_gib_address_space_limit() -> None:
+    fixtures = os.path.abspath(FIXTURES)
+    out = _in_a_process(f"""
+import sys
+from crdtool.cli import main
+sys.argv = ["crdtool", "--no-config", "validate", "-j", "2", "{fixtures}/crontab-validated", "{fixtures}/crontab-cel"]
+main()
+""", (2 * 1024**3, 2 * 1024**3))
+    assert out.returncode == 1, out.stderr  # the fixtures' invalid objects, found by both workers
+    assert "internal error" not in out.stderr
+    assert "would be rejected" in out.stdout

@@ -101,6 +101,7 @@ def main() -> None:
 
     worker = threading.Thread(target=target, name="crdtool", daemon=True)
     worker.start()
+    threading.stack_size(0)  # only this thread recurses along documents: others get the default
     try:
         while worker.is_alive():
             worker.join(0.2)

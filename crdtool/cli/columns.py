@@ -43,8 +43,8 @@ def command(paths, crd_paths, output, namespace, all_namespaces, no_headers, api
     apiserver computes it. Namespaced objects without a namespace are in `default`; like
     kubectl, only `default` is listed unless -n or -A says otherwise. With --format json,
     the apiserver's Table (cells as JSON, null for an empty cell) of every object given
-    (of -n's namespace only, when given). Exit 0, 1 when an object's kind has no CRD,
-    2 on unreadable input."""
+    (of -n's namespace only, when given). Exit 0, 1 when an object's kind has no CRD or
+    the apiserver could not decode it, 2 on unreadable input."""
     fmt, _ = resolve_output(output_format, no_color)
 
     def run() -> int:
@@ -60,7 +60,7 @@ def command(paths, crd_paths, output, namespace, all_namespaces, no_headers, api
         # The Table (JSON) is of every object given unless -n names a namespace; kubectl's listing is of one.
         listed = namespace if fmt == "json" else (None if all_namespaces else namespace or "default")
         view = build_view(docs, registry, Listing(listed, api_version), now)
-        for doc, reason in view.unknown:
+        for doc, reason in view.refused:
             click.echo(f"error: {doc.source}#{doc.index}: {reason}", err=True)
         if fmt == "json":
             _emit_json(view.tables)
@@ -70,11 +70,11 @@ def command(paths, crd_paths, output, namespace, all_namespaces, no_headers, api
                                    with_kind=len(kinds) > 1)
             text = render(view.tables, options)
             sys.stdout.write(text)
-            if not text and not view.unknown:
+            if not text and not view.refused:
                 # Cluster-scoped objects are listed whatever the namespace: an empty listing is a namespace's.
                 click.echo("No resources found" if all_namespaces else f"No resources found in {listed} namespace.",
                            err=True)
-        return EXIT_FINDINGS if view.unknown else EXIT_OK
+        return EXIT_FINDINGS if view.refused else EXIT_OK
 
     sys.exit(guarded(run))
 

@@ -143,6 +143,11 @@ def guarded(run: Callable[[], int]) -> int:
     except (SystemExit, KeyboardInterrupt, click.exceptions.Exit):
         raise
     except Exception as exc:  # a crdtool bug: say so plainly, keep the traceback for CRDTOOL_DEBUG
+        from crdtool.cli.parallel import WorkerError
+
+        if isinstance(exc, WorkerError):  # not a bug: the machine's limits (memory, processes)
+            click.echo(f"crdtool: error: {exc}", err=True)
+            return EXIT_INPUT
         if os.environ.get("CRDTOOL_DEBUG"):
             traceback.print_exc()
         click.echo(f"crdtool: internal error: {type(exc).__name__}: {exc} (set CRDTOOL_DEBUG=1 for details)",

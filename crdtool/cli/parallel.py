@@ -9,15 +9,17 @@ their documents, which are put back by position. Results are then in input order
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 from collections.abc import Callable
 from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from crdtool.load.document import Document
 from crdtool.model.groupversion import group_of
 
-__all__ = ["Task", "plan_tasks", "run_tasks"]
+__all__ = ["Task", "WorkerError", "plan_tasks", "run_tasks"]
 
 #: Objects per task: small enough to share a large group between the workers and show progress,
 #: large enough that a task's set-up is a small part of it.
@@ -64,34 +66,97 @@ def plan_tasks(crds: list[Document], objects: list[Document]) -> list[Task]:
     return tasks
 
 
-# The work of the forked processes: set before the pool starts, inherited by the workers.
+class WorkerError(Exception):
+    """The worker processes could not be started, or one ended without answering (killed, out of
+    memory): the run stops with this, never waits for an answer that will not come."""
+
+
+# The work of the forked processes: set before they are forked, inherited by them.
 _work: Callable[[Task], Any] | None = None
 
 
-def _run(task: Task) -> Any:
+def _serve(conn: Connection) -> None:
+    """A worker: run each task received until told to stop; send back its output, or what it raised."""
     assert _work is not None
-    return _work(task)
+    while True:
+        try:
+            task = conn.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        try:
+            reply: tuple[bool, Any] = (True, _work(task))
+        except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
+            reply = (False, exc)
+        try:
+            conn.send(reply)
+        except Exception as exc:  # an exception (or output) that cannot be pickled
+            conn.send((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
 
 
 def run_tasks(tasks: list[Task], work: Callable[[Task], Any], jobs: int,
               progress: Callable[[int], None] | None = None) -> list[Any]:
     """`work(task)` for every task over `jobs` forked processes; the outputs in the tasks' order.
-    `progress(n)` is told of each task's objects as it completes."""
+    `progress(n)` is told of each task's objects as it completes. A worker that raises makes this
+    raise the same; one that cannot start or ends without an answer is a WorkerError. No helper
+    threads: the calling thread waits on the workers' pipes and process sentinels, so a dead worker
+    is seen at once, and every worker is stopped before this returns or raises."""
     global _work
     _work = work
     outputs: list[Any] = [None] * len(tasks)
+    context = multiprocessing.get_context("fork")
+    workers: list[tuple[Any, Connection]] = []
     try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            done = pool.imap_unordered(_indexed, list(enumerate(tasks)))
-            for index, output in done:
-                outputs[index] = output
+        for _ in range(max(1, min(jobs, len(tasks)))):
+            parent_end, child_end = context.Pipe()
+            process = context.Process(target=_serve, args=(child_end,), daemon=True)
+            try:
+                process.start()
+            except (OSError, RuntimeError) as err:
+                raise WorkerError(f"cannot start {jobs} worker processes: {err}") from None
+            finally:
+                child_end.close()
+            workers.append((process, parent_end))
+        pending = iter(range(len(tasks)))
+        busy: dict[Connection, tuple[Any, int]] = {}
+
+        def hand_out(process: Any, conn: Connection) -> None:
+            index = next(pending, None)
+            if index is not None:
+                conn.send(tasks[index])
+                busy[conn] = (process, index)
+
+        for process, conn in workers:
+            hand_out(process, conn)
+        while busy:
+            sentinels = {process.sentinel: conn for conn, (process, _) in busy.items()}
+            for ready in wait([*busy, *sentinels]):
+                conn = sentinels.get(ready, ready)
+                if conn not in busy:
+                    continue
+                process, index = busy.pop(conn)
+                try:
+                    ok, payload = conn.recv()
+                except (EOFError, OSError):
+                    process.join(1)
+                    raise WorkerError(f"a worker process (--jobs {jobs}) ended without an answer "
+                                      f"(exit code {process.exitcode}); try --jobs 1") from None
+                if not ok:
+                    raise payload
+                outputs[index] = payload
                 if progress is not None:
                     progress(len(tasks[index].objects))
+                hand_out(process, conn)
     finally:
         _work = None
+        for _, conn in workers:
+            with contextlib.suppress(OSError):
+                conn.send(None)  # done: a worker still busy is ended below
+            conn.close()
+        for process, _ in workers:
+            process.join(5)
+            if process.is_alive():
+                process.kill()
+                process.join()
     return outputs
-
-
-def _indexed(item: tuple[int, Task]) -> tuple[int, Any]:
-    index, task = item
-    return index, _run(task)

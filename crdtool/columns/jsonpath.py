@@ -15,6 +15,7 @@ random order (wildcards, recursive descent), the document's order is used.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -339,9 +340,15 @@ class JSONPath:
         """The first value of the first action, as a printer column takes it; LookupError when
         there is none (nothing found, or an evaluation error: the cell is empty either way)."""
         try:
+            parts = self.parts
+            if len(parts) == 1 and isinstance(parts[0], list) and not (
+                    parts[0] and isinstance(parts[0][0], Identifier)):
+                return next(_walk_for_first([data], parts[0]))
             found = self.find(data)
         except JSONPathError as err:
             raise LookupError(str(err)) from None
+        except StopIteration:
+            raise LookupError("no result") from None
         if not found or not found[0]:
             raise LookupError("no result")
         return found[0][0]
@@ -434,17 +441,58 @@ def _step(values: list[Any], node: Any) -> list[Any]:
 
 
 def _recursive(values: list[Any]) -> list[Any]:
-    out: list[Any] = []
-    for value in values:
-        if value is None:
-            continue
-        children = _children(value)
-        if children:
-            out.append(value)
-            out.extend(_recursive(children))
-    return out
+    return list(_descend(values))
 
 
+def _descend(values: Iterable[Any], once: bool = False) -> Iterator[Any]:
+    """client-go's evalRecursive: each value that has children, then (recursively) its children's,
+    in order; without recursion, in time linear in the size of the values. With `once`, a list or
+    map already given (with all below it) is passed over when met again: when the values overlap
+    (`a..b..c`, whose client-go result has a quadratic number of repeats), a consumer that looks
+    for a first match and found none in it will find none again."""
+    seen: set[int] = set()
+    stack = [iter(values)]
+    while stack:
+        for value in stack[-1]:
+            if isinstance(value, (dict, list)):
+                if value and not (once and id(value) in seen):
+                    if once:
+                        seen.add(id(value))
+                    yield value
+                    stack.append(iter(value.values() if isinstance(value, dict) else value))
+                    break
+            elif isinstance(value, str) and value:  # its children are bytes: none of them has any
+                yield value
+        else:
+            stack.pop()
+
+
+#: The steps that cannot fail, each a map of every value on its own: evaluated lazily after the
+#: last step that can fail, since a printer column wants only the first value found.
+_LAZY_STEPS = (Field, Wildcard, Recursive, Number, Boolean)
+
+
+def _walk_for_first(values: list[Any], nodes: list[Any]) -> Iterator[Any]:
+    """The values `_walk` finds, as an iterator: the steps up to the last that can fail (whose
+    error must be seen) eagerly, the rest lazily, in the same order."""
+    split = len(nodes)
+    while split and isinstance(nodes[split - 1], _LAZY_STEPS):
+        split -= 1
+    found: Iterable[Any] = _walk(values, nodes[:split])
+    for node in nodes[split:]:
+        found = _lazy_step(found, node)
+    return iter(found)
+
+
+def _lazy_step(values: Iterable[Any], node: Any) -> Iterator[Any]:
+    if isinstance(node, Field):
+        name = node.name
+        return (v[name] for v in values if isinstance(v, dict) and name in v)
+    if isinstance(node, Wildcard):
+        return (c for v in values if v is not None for c in _children(v))
+    if isinstance(node, Recursive):
+        return _descend(values, once=True)
+    return (node.value for _ in values)  # Number, Boolean
 
 
 def _slice(values: list[Any], node: Slice) -> list[Any]:

@@ -1,6 +1,7 @@
-"""From documents to Tables: each custom resource as the apiserver stores it (pruned and
-defaulted) in the version it is read in, grouped by kind and version, filtered by namespace
-as `kubectl get` lists them."""
+"""From documents to Tables: each custom resource as the apiserver stores it (pruned, its
+metadata decoded, defaulted) in the version it is read in, grouped by kind and version, filtered
+by namespace as `kubectl get` lists them. An object the apiserver could not decode (metadata that
+is not an ObjectMeta) is never stored, so it is not listed: its 400 answer is reported instead."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ class Listing:
 @dataclass
 class View:
     tables: list[Table] = field(default_factory=list)
-    #: Objects whose kind no served CRD version defines, with the reason.
-    unknown: list[tuple[Document, str]] = field(default_factory=list)
+    #: Objects the apiserver would not list, with the reason: no served CRD version defines their
+    #: kind, or it refuses them with a 400 (their metadata does not decode).
+    refused: list[tuple[Document, str]] = field(default_factory=list)
 
 
 def build_view(docs: list[Document], registry: Registry, listing: Listing, now: datetime) -> View:
@@ -41,12 +43,16 @@ def build_view(docs: list[Document], registry: Registry, listing: Listing, now: 
             continue
         served = _served_version(registry, doc, listing.api_version)
         if served is None:
-            view.unknown.append((doc, unknown_kind(doc, registry).status or "unknown kind"))
+            view.refused.append((doc, unknown_kind(doc, registry).status or "unknown kind"))
             continue
-        obj = stored_object(doc, served)
+        try:
+            obj = stored_object(doc, served)
+        except UndecodableObject as err:
+            view.refused.append((doc, str(err)))
+            continue
         if served.namespaced:
             meta = obj.setdefault("metadata", {})
-            if isinstance(meta, dict) and not meta.get("namespace"):
+            if not meta.get("namespace"):
                 meta["namespace"] = "default"
             if listing.namespace is not None and meta.get("namespace") != listing.namespace:
                 continue
@@ -73,12 +79,22 @@ def _served_version(registry: Registry, doc: Document, api_version: str | None) 
     return registry.lookup(doc.api_version, doc.kind)
 
 
+class UndecodableObject(Exception):
+    """The apiserver's whole 400 message for an object it cannot decode (so never stores)."""
+
+
 def stored_object(doc: Document, served: ServedVersion) -> dict:
-    """The object as the apiserver would store and list it: unknown fields pruned, defaults applied."""
-    from crdtool.schema import defaulting, pruning
+    """The object as the apiserver would store and list it: unknown fields pruned, metadata decoded
+    into ObjectMeta and back (embedded resources' too), defaults applied; UndecodableObject when the
+    metadata does not decode."""
+    from crdtool.schema import defaulting, pruning, resource_meta
 
     obj = defaulting.json_copy(doc.data)
     if served.structural is not None:
         pruning.prune(obj, served.structural)
+    problem = resource_meta.coerce_metadata(obj, served.structural, served.kind, served.version)
+    if problem is not None:
+        raise UndecodableObject(resource_meta.handling_error(served.kind, served.version, problem))
+    if served.structural is not None:
         defaulting.apply_defaults(obj, served.structural)
     return obj

@@ -15,9 +15,10 @@ import json
 
 from crdtool.model.gofmt import go_quote
 
-__all__ = ["END_OF_INPUT", "quote_char", "raw_items", "raw_member", "syntax_error"]
+__all__ = ["END_OF_INPUT", "MAX_DEPTH_ERROR", "quote_char", "raw_items", "raw_member", "syntax_error"]
 
 END_OF_INPUT = "unexpected end of JSON input"
+MAX_DEPTH_ERROR = "exceeded max depth"
 _SPACE = b" \t\r\n"
 _DIGITS = b"0123456789"
 _LITERALS = {ord("t"): b"true", ord("f"): b"false", ord("n"): b"null"}
@@ -154,7 +155,7 @@ def _check(data: bytes) -> None:
     while True:
         if opener is not None:  # just opened a container: a key, a value, or its end
             if len(stack) >= _MAX_DEPTH:
-                raise _Syntax("exceeded max depth")
+                raise _Syntax(MAX_DEPTH_ERROR)
             stack.append(opener)
             i = _skip_space(data, i)
             if i >= n:

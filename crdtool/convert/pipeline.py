@@ -145,7 +145,7 @@ class _Run:
         item = Converted(document=doc)
         api_version = doc.api_version if isinstance(doc.api_version, str) else ""
         gv = parse_group_version(api_version) or ("", "")
-        crd = self.crds.get((gv[0], doc.kind or ""))
+        crd = self.crds.get((gv[0], doc.kind)) if isinstance(doc.kind, str) else None
         if crd is None:
             result = unknown_kind(doc, self.registry)
             item.status, item.reason = result.status, result.reason or "NotFound"

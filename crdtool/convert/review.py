@@ -36,6 +36,7 @@ from crdtool.model.gounmarshal import (
     struct,
     unmarshal,
 )
+from crdtool.model.gounquote import replace_lone_surrogate_escapes
 from crdtool.model.groupversion import try_parse_group_version as parse_group_version
 from crdtool.model.metav1 import UID
 from crdtool.model.path import Path
@@ -214,17 +215,69 @@ class Review:
 
 
 def _load(body: bytes) -> Any:
-    """The universal deserializer's reading: JSON when the body starts with `{`, else YAML."""
+    """The universal deserializer's reading: JSON when the body starts with `{`, else YAML
+    (sigs.k8s.io/yaml: go-yaml, then JSON). Both in linear time and within go-yaml's and
+    encoding/json's nesting limits (10000), strings as Go reads them (a lone surrogate escape is U+FFFD)."""
     if body.lstrip(b" \t\r\n").startswith(b"{"):
         error = gojson.syntax_error(body)
         if error is not None:
             raise CallError(f"couldn't get version/kind; json parse error: {error}")
-        return json.loads(body.decode("utf-8", "replace"))
+        return _json_value(body)
+    error = gojson.syntax_error(body)
+    if error is None:  # JSON (an array, a scalar) is YAML that go-yaml reads as JSON would
+        return _json_value(body)
+    if error == gojson.MAX_DEPTH_ERROR:  # as deep in flow style: go-yaml stops at the same depth
+        raise CallError(f"error converting YAML to JSON: yaml: {_YAML_MAX_DEPTH}")
+    text = body.decode("utf-8", "replace")
     try:
-        return yaml.safe_load(body.decode("utf-8", "replace"))
+        _check_yaml_depth(text)
+        return yaml.load(text, Loader=yaml.CSafeLoader)
     except yaml.YAMLError as err:
         problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        if problem == _LIBYAML_MAX_DEPTH:
+            raise CallError(f"crdtool cannot read a YAML answer nested deeper than {_LIBYAML_DEPTH} levels "
+                            f"(libyaml's limit; go-yaml reads up to {_YAML_DEPTH})") from None
         raise CallError(f"error converting YAML to JSON: yaml: {problem}") from None
+
+
+#: libyaml's own nesting limit, below go-yaml's: a YAML answer nested deeper cannot be read here.
+_LIBYAML_DEPTH = 1000
+_LIBYAML_MAX_DEPTH = "exceeded maximum nesting depth"
+#: go-yaml's limit on flow nesting and on block indentation levels (max_flow_level, max_indents).
+_YAML_DEPTH = 10000
+_YAML_MAX_DEPTH = f"exceeded max depth of {_YAML_DEPTH}"
+
+
+def _json_value(body: bytes) -> Any:
+    return json.loads(replace_lone_surrogate_escapes(body.decode("utf-8", "replace")))
+
+
+def _check_yaml_depth(text: str) -> None:
+    """go-yaml's scanner limits, checked on libyaml's events (no recursion): more than 10000 nested
+    flow collections, or more than 10000 indentation levels of block collections."""
+    flow = 0
+    indents: list[int] = []  # the columns of the open block collections that each indent further
+    opened: list[str] = []  # per open collection: "flow", "indent" (it pushed a level) or ""
+    for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            if event.flow_style:
+                flow += 1
+                if flow > _YAML_DEPTH:
+                    raise yaml.YAMLError(_YAML_MAX_DEPTH)
+                opened.append("flow")
+            elif not indents or event.start_mark.column > indents[-1]:
+                indents.append(event.start_mark.column)
+                if len(indents) > _YAML_DEPTH:
+                    raise yaml.YAMLError(_YAML_MAX_DEPTH)
+                opened.append("indent")
+            else:  # a sequence at its parent mapping's indentation
+                opened.append("")
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            what = opened.pop()
+            if what == "flow":
+                flow -= 1
+            elif what == "indent":
+                indents.pop()
 
 
 def decode_review(body: bytes, version: str) -> Review:

@@ -19,7 +19,6 @@ context cancellation while reading body` once the headers are in).
 
 from __future__ import annotations
 
-import gzip
 import os
 import posixpath
 import socket
@@ -41,6 +40,42 @@ DEFAULT_TIMEOUT_NS = 30 * 10**9
 AWAITING_HEADERS = "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
 READING_BODY = "context deadline exceeded (Client.Timeout or context cancellation while reading body)"
 _MAX_UNSTRUCTURED_TEXT = 2048
+
+#: How much of an answer (its body, and again once gunzipped) crdtool reads: 64 MiB, or four times
+#: the request when that is more (a batch of large objects comes back about as large as it went).
+#: This bound is crdtool's own: the apiserver reads a webhook's answer whole (client-go's
+#: rest.Request.transformResponse, io.ReadAll) and net/http gunzips it as it comes, without a bound;
+#: its only bound is the timeout. A larger answer would only grow crdtool's memory until it fails.
+MIN_ANSWER_LIMIT = 64 * 1024 * 1024
+ANSWER_LIMIT_FACTOR = 4
+
+
+def answer_limit(request: bytes) -> int:
+    """The most bytes of an answer to `request` that are read."""
+    return max(MIN_ANSWER_LIMIT, ANSWER_LIMIT_FACTOR * len(request))
+
+
+def too_large(limit: int) -> str:
+    """crdtool's words for an answer over `limit` (the apiserver has none: it would read on)."""
+    return (f"the answer is larger than {limit} bytes, more than crdtool reads (64 MiB, or four times the "
+            "request)")
+
+
+def gunzip(data: bytes, limit: int) -> bytes:
+    """A gzip body decompressed (every member, as Go's gzip.Reader), or ValueError past `limit`
+    bytes (so a small body that inflates to gigabytes stops at the limit); zlib.error if it is not gzip."""
+    out = bytearray()
+    while data:
+        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        out += inflater.decompress(data, limit + 1 - len(out))
+        if len(out) > limit:
+            raise ValueError(too_large(limit))
+        if inflater.unconsumed_tail or not inflater.eof:
+            if inflater.unconsumed_tail:  # stopped at the limit with input left: larger than it
+                raise ValueError(too_large(limit))
+            raise zlib.error("truncated")
+        data = inflater.unused_data
+    return bytes(out)
 
 
 def go_duration(ns: int) -> str:
@@ -73,6 +108,10 @@ def go_duration(ns: int) -> str:
 
 class _Failure(Exception):
     """A transport failure: the text is Go's cause (what follows `Post "URL": `)."""
+
+
+class _TooLarge(Exception):
+    """An answer larger than crdtool reads (its own bound, in its own words)."""
 
 
 class _BodyFailure(Exception):
@@ -196,6 +235,8 @@ class WebhookClient:
         except _BodyFailure as err:
             raise review.CallError("unexpected error when reading response body. Please retry. "
                                    f"Original error: {err}") from None
+        except _TooLarge as err:
+            raise review.CallError(str(err)) from None
 
     def _remaining(self, deadline: float) -> float:
         left = deadline - time.monotonic()
@@ -267,14 +308,15 @@ class WebhookClient:
                 raise _Failure(AWAITING_HEADERS) from None
             except OSError as err:
                 raise _Failure(f"write tcp {local}->{remote}: write: {_errno_text(err)}") from None
-            return _Reader(conn, deadline, local, remote).answer()
+            return _Reader(conn, deadline, local, remote, answer_limit(body)).answer()
 
 
 class _Reader:
     """Reads one HTTP/1.1 answer from a socket within a deadline."""
 
-    def __init__(self, conn: ssl.SSLSocket, deadline: float, local: str, remote: str) -> None:
+    def __init__(self, conn: ssl.SSLSocket, deadline: float, local: str, remote: str, limit: int) -> None:
         self.conn, self.deadline, self.local, self.remote = conn, deadline, local, remote
+        self.limit = limit
         self.buffer = bytearray()
         self.eof = False
         self.headers_done = False
@@ -298,6 +340,8 @@ class _Reader:
         if not data:
             self.eof = True
         self.buffer += data
+        if len(self.buffer) > self.limit + 65536:  # a body (or a header line) past the limit
+            raise _TooLarge(too_large(self.limit))
 
     def _timeout(self) -> None:
         if self.headers_done:
@@ -372,6 +416,8 @@ class _Reader:
                 while self._line():
                     pass
                 return bytes(out)
+            if len(out) + size > self.limit:
+                raise _TooLarge(too_large(self.limit))
             out += self._exactly(size)
             self._exactly(2)
 
@@ -386,6 +432,8 @@ class _Reader:
             except ValueError:
                 raise _Failure("net/http: HTTP/1.x transport connection broken: bad Content-Length "
                                + go_quote(headers["content-length"])) from None
+            if length > self.limit:
+                raise _TooLarge(too_large(self.limit))
             body = self._exactly(length)
         elif status in (204, 304):
             body = b""
@@ -395,8 +443,10 @@ class _Reader:
             body = bytes(self.buffer)
         if headers.get("content-encoding", "").lower() == "gzip":
             try:
-                body = gzip.decompress(body)
-            except (OSError, EOFError, zlib.error):
+                body = gunzip(body, self.limit)
+            except ValueError as err:
+                raise _TooLarge(str(err)) from None
+            except zlib.error:
                 raise _BodyFailure("gzip: invalid header") from None
             headers.pop("content-encoding")
         return Answer(status, headers, body)

@@ -8,7 +8,8 @@ create/update strategy's validation (metadata, schema values, embedded resources
 types, then CEL rules).
 
 `prune` and `default` are single steps of it: the object pruned (nothing else), or the
-object defaulted as given (nothing pruned).
+object defaulted as given (nothing pruned); both refuse, as the apiserver does, an object whose
+metadata does not decode.
 """
 
 from __future__ import annotations
@@ -51,30 +52,45 @@ def find_version(registry: Registry, doc: Document, request: Request) -> ServedV
 
 def _decode(doc: Document, served: ServedVersion, request: Request, result: Result, op: Operation) -> dict | None:
     """The object after the steps of `op`; None when the apiserver refuses it with a 400."""
-    from crdtool.schema import defaulting, pruning, resource_meta
+    from crdtool.schema import defaulting, pruning
 
     obj = defaulting.json_copy(doc.data)
     result.strict_decoding_errors.extend(doc.strict_duplicate_errors())
     if op == "default":
+        # Defaulted as given (nothing pruned), unless the apiserver could not decode it at all.
+        decoded = defaulting.json_copy(obj)
+        pruning.prune(decoded, served.structural)
+        if not _metadata_decodes(decoded, served, result):
+            return None
         result.defaulted = defaulting.apply_defaults(obj, served.structural)
         return obj
     pruned = pruning.prune(obj, served.structural)
     result.pruned = pruned.pruned
     result.field_validation_warnings = result.strict_decoding_errors + pruned.unknown_fields
+    if not _metadata_decodes(obj, served, result):
+        result.pruned, result.field_validation_warnings = [], []  # the 400 comes before any field is reported
+        return None
+    if op == "validate":
+        result.defaulted = defaulting.apply_defaults(obj, served.structural)
+    return obj
+
+
+def _metadata_decodes(obj: dict, served: ServedVersion, result: Result) -> bool:
+    """The metadata coercion of the pruned `obj` (in place); False, with the apiserver's 400 in
+    `result`, when its metadata (or an embedded resource's) does not decode."""
+    from crdtool.schema import resource_meta
+
     try:  # kubectl decodes the root metadata itself before sending (and the apiserver again)
         if "metadata" in obj:
             resource_meta.decode_object_meta(obj["metadata"])
     except resource_meta.MetaDecodeError as err:
         result.client_error = _client_decode_error(str(err))
     problem = resource_meta.coerce_metadata(obj, served.structural, served.kind, served.version)
-    if problem is not None:
-        result.status = resource_meta.handling_error(served.kind, served.version, problem)
-        result.reason = "BadRequest"
-        result.pruned, result.field_validation_warnings = [], []  # the 400 comes before any field is reported
-        return None
-    if op == "validate":
-        result.defaulted = defaulting.apply_defaults(obj, served.structural)
-    return obj
+    if problem is None:
+        return True
+    result.status = resource_meta.handling_error(served.kind, served.version, problem)
+    result.reason = "BadRequest"
+    return False
 
 
 def _client_decode_error(problem: str) -> str:

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 from crdtool.load.document import Document, InputError
 from crdtool.load.yamlreader import YAMLInputError, compose_documents, node_locator, read_json, read_yaml_stream
+from crdtool.model.gounquote import replace_lone_surrogate_escapes
 
 EXTENSIONS = (".yaml", ".yml", ".json")
 MAX_INPUT_BYTES = 256 * 1024 * 1024
@@ -123,7 +124,9 @@ def read_source(path: str, text: str | None = None) -> list[Document]:
             if not isinstance(data, dict):
                 raise InputError(display, f"a Kubernetes object must be a mapping, but the document is "
                                  f"{_json_kind(data)}", 1, 1)
-            return _expand(Document(display, 0, data, text, _lazy_locator(text), duplicate_keys=duplicates))
+            # positions come from the structure alone: escaped surrogates (lone or paired) read as one character
+            structure = replace_lone_surrogate_escapes(text, keep_pairs=False)
+            return _expand(Document(display, 0, data, text, _lazy_locator(structure), duplicate_keys=duplicates))
     try:
         stream = read_yaml_stream(text)
     except YAMLInputError as err:

@@ -32,6 +32,7 @@ from crdtool.load.gotyping import (
     resolve_tagged,
 )
 from crdtool.model.gounmarshal import UnmarshalTypeError
+from crdtool.model.gounquote import replace_lone_surrogate_escapes
 
 MAX_DEPTH = 10000
 DEPTH_MESSAGE = f"nesting deeper than {MAX_DEPTH} levels"
@@ -50,7 +51,6 @@ _SEQ = "tag:yaml.org,2002:seq"
 _COMPACT_RUN = re.compile(r"[-?][ \t]+[-?][ \t]+[-?][ \t]+[-?]")
 _DOC_SEPARATOR = re.compile(r"^---", re.M)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class YAMLInputError(Exception):
@@ -471,6 +471,9 @@ def _number_position(text: str, literal: str) -> tuple[int | None, int | None]:
 
 
 def _decode_json(text: str, pairs: Callable[[list[tuple[str, Any]]], dict[str, Any]]) -> Any:
+    """The value of JSON text as Go's reader gives it: an escaped lone surrogate reads as U+FFFD."""
+    if _SURROGATE_ESCAPE.search(text):
+        text = replace_lone_surrogate_escapes(text)
     try:
         data = json.loads(text, parse_float=_json_float, parse_int=_json_int, parse_constant=_not_json,
                           object_pairs_hook=pairs)
@@ -480,7 +483,7 @@ def _decode_json(text: str, pairs: Callable[[list[tuple[str, Any]]], dict[str, A
         literal = str(err)
         error = UnmarshalTypeError("number " + literal, "float64")  # a JSON number into interface{}
         raise YAMLInputError(str(error), *_number_position(text, literal)) from None
-    return _without_lone_surrogates(data) if _SURROGATE_ESCAPE.search(text) else data
+    return data
 
 
 def read_json(text: str) -> tuple[Any, list[DuplicateKey]]:
@@ -536,26 +539,3 @@ def _json_duplicates(root: Node | None) -> list[DuplicateKey]:
         seen.add(key)
         enter(value, child)
     return found
-
-
-def _without_lone_surrogates(data: Any) -> Any:
-    """Go's JSON reader turns an escaped surrogate that is not half of a pair (`"\\udc00"`) into
-    U+FFFD; Python's keeps it, and such a string cannot even be encoded as UTF-8."""
-
-    def fix(value: Any) -> Any:
-        return _LONE_SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
-
-    root = [data]
-    stack: list[Any] = [root]
-    while stack:
-        container = stack.pop()
-        if isinstance(container, dict):
-            items = [(fix(k), v) for k, v in container.items()]
-            container.clear()
-            for k, v in items:
-                container[k] = fix(v)  # the last of keys that became equal wins, as in Go
-        else:
-            container[:] = [fix(v) for v in container]
-        stack.extend(v for v in (container.values() if isinstance(container, dict) else container)
-                     if isinstance(v, (dict, list)))
-    return root[0]

@@ -81,8 +81,10 @@ def test_lone_surrogate_escapes_are_read_as_go_reads_them(tmp_path: Path) -> Non
         assert "internal error" not in res.output
 
 
-@pytest.mark.parametrize("literal, shown", [("1e400", "+Inf"), ("-1e400", "-Inf"), ("1" + "0" * 400, "+Inf")])
-def test_limits_beyond_float64_in_a_crd_are_refused_not_a_crash(tmp_path: Path, literal: str, shown: str) -> None:
+@pytest.mark.parametrize("literal", ["1e400", "-1e400", "1" + "0" * 400])
+def test_limits_beyond_float64_in_a_crd_are_refused_not_a_crash(tmp_path: Path, literal: str) -> None:
+    """go-yaml v2 keeps a number beyond float64 as a string (strconv refuses it), so the CRD's float64
+    field gets encoding/json's type error."""
     path = tmp_path / "crd.yaml"
     path.write_text("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
                     "metadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  scope: Namespaced\n"
@@ -91,4 +93,5 @@ def test_limits_beyond_float64_in_a_crd_are_refused_not_a_crash(tmp_path: Path, 
                     f"properties: {{n: {{type: number, maximum: {literal}}}}}}}}}}}\n")
     res = run("lint", str(path))
     assert res.exit_code == 1, res.output
-    assert f"json: unsupported value: {shown}" in res.output
+    assert ("json: cannot unmarshal string into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema"
+            ".properties.maximum of type float64") in res.output

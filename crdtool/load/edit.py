@@ -26,6 +26,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from crdtool.load import fragments
 from crdtool.load.gotyping import key_string
 from crdtool.load.yamlreader import YAMLInputError, compose_documents, construct, read_json, scalar_value
+from crdtool.model.gounquote import replace_lone_surrogate_escapes
 from crdtool.schema.values_go import deep_equal
 
 Key = int | tuple[int, int]
@@ -135,8 +136,10 @@ class _Source:
     def __init__(self, text: str) -> None:
         self.text = text
         self.is_json, value = json_value(text)
+        # a JSON file's layout from its structure alone: escaped surrogates (lone or paired) keep their offsets
+        structure = replace_lone_surrogate_escapes(text, keep_pairs=False) if self.is_json else text
         try:
-            self.nodes: list[Node | None] = compose_documents(text)
+            self.nodes: list[Node | None] = compose_documents(structure)
             self.values: list[Any] = [value] if self.is_json else _values(self.nodes)
         except YAMLInputError as err:
             raise EditError(f"cannot read the file's layout: {err.message}") from None

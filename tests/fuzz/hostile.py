@@ -390,13 +390,13 @@ def to_yaml(value: Any, indent: int = 2, escape: bool = False) -> str:
     return "\n".join(out) + "\n"
 
 
-def write(rng: random.Random, value: Any, raw: _Raw, as_json: bool) -> str:
-    """The value as YAML or JSON text, raw tokens in place."""
+def write(rng: random.Random, value: Any, raw: _Raw | None, as_json: bool) -> str:
+    """The value as YAML or JSON text, raw tokens (if any) in place."""
     if as_json:
         text = json.dumps(value, indent=rng.choice((None, 1, 2)), ensure_ascii=rng.random() < 0.5, default=str)
     else:
         text = to_yaml(value, indent=rng.choice((2, 2, 4)), escape=rng.random() < 0.5)
-    return raw.render(text)
+    return raw.render(text) if raw else text
 
 
 def mutate(rng: random.Random, value: Any, max_steps: int = 3, scale: Scale = FULL) -> Mutant:

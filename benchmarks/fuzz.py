@@ -204,8 +204,11 @@ class Worker:
     def give(self, number: int) -> None:
         self.batch, self.current = number, None
         self.deadline = time.monotonic() + 600  # planning a batch of the largest CRDs takes a while
-        self.proc.stdin.write(f"{number}\n")
-        self.proc.stdin.flush()
+        try:
+            self.proc.stdin.write(f"{number}\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:  # it has just ended: its end of output comes next, and a new worker
+            pass
 
     def kill(self) -> None:
         self.proc.kill()
@@ -290,7 +293,6 @@ def parent(args: argparse.Namespace) -> int:
             last_note = now
             _progress(documents, findings, now - start)
     for w in workers:
-        w.proc.stdin.close()
         w.kill()
     elapsed = time.monotonic() - start
     report = _report(args, documents, findings, elapsed, restarts, next_batch)

@@ -24,6 +24,7 @@ Memory stays within a 2 GiB address space per process (`ulimit -v 2097152`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import faulthandler
 import json
 import os
@@ -196,7 +197,8 @@ class Worker:
         self.proc = subprocess.Popen([sys.executable, __file__, "--worker", "--out", str(args.out), "--seed",
                                       str(args.seed), "--batch", str(args.batch), "--doc-timeout",
                                       str(args.doc_timeout)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self.log, cwd=REPO, text=True, bufsize=1)
+                                     stderr=self.log, cwd=REPO, bufsize=0)
+        self.pending = b""
         self.batch: int | None = None
         self.current: dict | None = None
         self.deadline = float("inf")
@@ -204,11 +206,19 @@ class Worker:
     def give(self, number: int) -> None:
         self.batch, self.current = number, None
         self.deadline = time.monotonic() + 600  # planning a batch of the largest CRDs takes a while
-        try:
-            self.proc.stdin.write(f"{number}\n")
-            self.proc.stdin.flush()
-        except BrokenPipeError:  # it has just ended: its end of output comes next, and a new worker
-            pass
+        with contextlib.suppress(BrokenPipeError):  # it has just ended: its end of output comes next
+            self.proc.stdin.write(f"{number}\n".encode())
+
+    def read_lines(self) -> list[str] | None:
+        """The complete lines the worker has written since the last call (None once it has ended).
+
+        Read straight from the pipe: a buffered reader would keep lines that select() no longer sees.
+        """
+        data = os.read(self.proc.stdout.fileno(), 1 << 16)
+        if not data:
+            return None
+        *lines, self.pending = (self.pending + data).split(b"\n")
+        return [line.decode() for line in lines]
 
     def kill(self) -> None:
         self.proc.kill()
@@ -263,8 +273,8 @@ def parent(args: argparse.Namespace) -> int:
         now = time.monotonic()
         for stream in ready:
             w = streams[stream]
-            line = stream.readline()
-            if not line:  # the worker ended: faulthandler's watchdog, or it died
+            lines = w.read_lines()
+            if lines is None:  # the worker ended: faulthandler's watchdog, or it died
                 w.kill()
                 restarts += 1
                 stacks = args.out / "work" / f"stacks-{w.proc.pid}.txt"
@@ -272,7 +282,8 @@ def parent(args: argparse.Namespace) -> int:
                 if w.current is not None:
                     findings.add(_ended(w, dump, args.doc_timeout))
                 workers[w.index] = w = Worker(args, w.index)
-            else:
+                lines = []
+            for line in lines:
                 message = json.loads(line)
                 if "unit" in message:
                     w.current = message
@@ -282,7 +293,7 @@ def parent(args: argparse.Namespace) -> int:
                 harness_errors += bool(message.get("harness_error"))
                 for finding in message["findings"]:
                     findings.add(finding)
-                w.batch = None
+                w.batch, w.current = None, None
             if w.batch is None and not target_reached():
                 w.give(next_batch)
                 next_batch += 1

@@ -50,6 +50,9 @@ import hostile  # noqa: E402
 #: How often each command is run; lint and validate are the point, the others take a share.
 MODES = (("lint", 40), ("validate", 40), ("validate-crd", 8), ("prune", 4), ("default", 4), ("columns", 4))
 EXAMPLES_PER_CLASS = 5
+#: Batches a worker process takes before a fresh one replaces it (under `ulimit -v` a long-lived
+#: process runs out of room for the 512 MiB stack each run gets, as in `crdtool.cli.main`).
+RETIRE_AFTER = 100
 COLUMNS_NOW = "2026-01-01T00:00:00Z"
 
 
@@ -117,6 +120,7 @@ def worker(args: argparse.Namespace) -> None:
         inventory = pickle.load(f)
     work = Path(tempfile.mkdtemp(prefix="batch-", dir=args.out / "work"))
     dump = open(args.out / "work" / f"stacks-{os.getpid()}.txt", "w")  # noqa: SIM115 - open for the process
+    batches = 0
     for line in sys.stdin:
         number = int(line)
         shutil.rmtree(work, ignore_errors=True)
@@ -134,7 +138,12 @@ def worker(args: argparse.Namespace) -> None:
             dump.seek(0)
             dump.truncate()
             faulthandler.dump_traceback_later(args.doc_timeout, exit=True, file=dump)
-            outcome = clirun.invoke([*batch["prefix"], unit["path"]], args.doc_timeout + 30)
+            try:
+                outcome = clirun.invoke([*batch["prefix"], unit["path"]], args.doc_timeout + 30)
+            except RuntimeError:  # no room left in this process for the run's large stack: a fresh one goes on
+                faulthandler.cancel_dump_traceback_later()
+                print(json.dumps({"retire": True}), file=answer)
+                return
             faulthandler.cancel_dump_traceback_later()
             problem = outcome.problem()
             if problem is not None:
@@ -144,6 +153,9 @@ def worker(args: argparse.Namespace) -> None:
                                  "prefix": batch["prefix"], "output": (outcome.traceback or outcome.output)[-6000:]})
         print(json.dumps({"done": number, "seconds": time.perf_counter() - began, "findings": findings}),
               file=answer)
+        batches += 1
+        if batches >= RETIRE_AFTER:  # a fresh process now and then keeps the address space unfragmented
+            return
 
 
 # ---------------------------------------------------------------- the parent: watchdog and report
@@ -285,6 +297,10 @@ def parent(args: argparse.Namespace) -> int:
                 lines = []
             for line in lines:
                 message = json.loads(line)
+                if "retire" in message:  # the unit it was on was not checked; a fresh worker follows
+                    documents[w.current["mode"]] -= 1
+                    w.current = None
+                    continue
                 if "unit" in message:
                     w.current = message
                     w.deadline = now + args.doc_timeout + 60

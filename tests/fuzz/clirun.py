@@ -47,7 +47,8 @@ KNOWN_CRASHES: tuple[KnownCrash, ...] = (
                re.compile(r"^AttributeError: '\w+' object has no attribute 'rpartition'")),
     KnownCrash("columns-metadata-not-mapping",
                "issue 15 case 2: `crdtool columns` on an object whose metadata is not a mapping",
-               re.compile(r"^AttributeError: '\w+' object has no attribute 'get'")),
+               re.compile(r"^AttributeError: '\w+' object has no attribute 'get'"),
+               "crdtool/columns/view.py:build_view"),
     KnownCrash("lone-surrogate",
                "issue 15 case 3: a lone surrogate (a JSON \\udc00 escape) reaches UTF-8 encoding",
                re.compile(r"^UnicodeEncodeError: .*surrogates not allowed")),
@@ -61,6 +62,11 @@ KNOWN_CRASHES: tuple[KnownCrash, ...] = (
                "found by benchmarks/fuzz.py: an object of no known kind (apiVersion a mapping) whose metadata.name "
                "is a number reaches kubectl's NotFound text (go_quote of a float)",
                re.compile(r"^TypeError: '\w+' object is not iterable"), "crdtool/model/gofmt.py:go_quote"),
+    KnownCrash("validation-rule-null",
+               "found by benchmarks/fuzz.py: `validate` with a CRD among its inputs whose x-kubernetes-validations "
+               "holds a null entry compiles the rules anyway (lint refuses the CRD: rule is not specified)",
+               re.compile(r"^AttributeError: 'NoneType' object has no attribute 'get'"),
+               "crdtool/cel/compiler.py:_compile_rule"),
 )
 
 

@@ -1,0 +1,7 @@
+"""The fuzz tests run crdtool as `crdtool.cli.main` does: its recursion limit is set once, up front."""
+
+import sys
+
+from clirun import RECURSION_LIMIT
+
+sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))

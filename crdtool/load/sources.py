@@ -164,11 +164,15 @@ class _LazyNodes:
         self.nodes: list | None = None
 
     def locator(self, index: int):
+        found: list = []  # the document's node_locator, made once: it indexes each mapping it searches
+
         def locate(segments: tuple) -> tuple[int, int] | None:
-            if self.nodes is None:
-                with _without_cyclic_gc():
-                    self.nodes = compose_documents(self.text)
-            return node_locator(self.nodes[index] if index < len(self.nodes) else None)(segments)
+            if not found:
+                if self.nodes is None:
+                    with _without_cyclic_gc():
+                        self.nodes = compose_documents(self.text)
+                found.append(node_locator(self.nodes[index] if index < len(self.nodes) else None))
+            return found[0](segments)
 
         return locate
 

@@ -366,6 +366,17 @@ def node_locator(root: Node | None) -> Callable[[tuple], tuple[int, int] | None]
     """
 
     merges: dict[int, list[tuple[Node, Node]]] = {}
+    #: each mapping's entries by key, built once: many findings in one large mapping stay linear
+    entries: dict[int, dict[Any, tuple[Node, Node]]] = {}
+
+    def entry(node: MappingNode, key: Any) -> tuple[Node, Node] | None:
+        table = entries.get(id(node))
+        if table is None:
+            table = entries[id(node)] = {}
+            for k, v in _merged_pairs(node, merges):
+                if isinstance(k, ScalarNode):
+                    table[key_string(scalar_value(k))] = (k, v)  # the last of repeated keys, as decoded
+        return table.get(key)
 
     def locate(segments: tuple) -> tuple[int, int] | None:
         if root is None:
@@ -374,10 +385,7 @@ def node_locator(root: Node | None) -> Callable[[tuple], tuple[int, int] | None]
         mark = node.start_mark
         for seg in segments:
             if isinstance(node, MappingNode):
-                found = None
-                for k, v in _merged_pairs(node, merges):
-                    if isinstance(k, ScalarNode) and key_string(scalar_value(k)) == seg:
-                        found = (k, v)
+                found = entry(node, seg)
                 if found is None:
                     break
                 mark = found[0].start_mark

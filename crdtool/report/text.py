@@ -8,6 +8,7 @@ the output is not a terminal.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from rich.console import Console
 from rich.markup import escape
@@ -25,12 +26,18 @@ def _where(result: Result, position: tuple[int, int] | None) -> str:
     return where
 
 
+@lru_cache(maxsize=4)
+def _lines(text: str) -> list[str]:
+    """A document's lines, split once for all its findings (str caches its hash, so the lookup is cheap)."""
+    return text.splitlines()
+
+
 def _snippet(result: Result, position: tuple[int, int] | None) -> list[str]:
     """The offending source line with a caret under the column."""
     if position is None or not result.document.text:
         return []
     line, column = position
-    lines = result.document.text.splitlines()
+    lines = _lines(result.document.text)
     if not 1 <= line <= len(lines):
         return []
     source = lines[line - 1].rstrip()

@@ -166,6 +166,8 @@ def new_structural(schema: dict | None) -> Structural | None:
         attr = _GENERIC_ATTRS.get(key)
         if attr is not None and value is not None:
             setattr(node, attr, value)
+    if isinstance(node.x_validations, list):  # a null entry decodes into Go's zero ValidationRule
+        node.x_validations = [rule if rule is not None else {} for rule in node.x_validations]
     ap = schema.get("additionalProperties")
     if ap is not None:
         node.additional_properties = ap if isinstance(ap, bool) else new_structural(ap)

@@ -41,33 +41,7 @@ class KnownCrash:
 
 
 #: Remove an entry as soon as its fix is merged: the fuzz tests then hold the line for it.
-KNOWN_CRASHES: tuple[KnownCrash, ...] = (
-    KnownCrash("apiversion-kind-not-string",
-               "issue 15 case 1: a non-string apiVersion or kind reaches the skip-kinds check (rpartition)",
-               re.compile(r"^AttributeError: '\w+' object has no attribute 'rpartition'")),
-    KnownCrash("columns-metadata-not-mapping",
-               "issue 15 case 2: `crdtool columns` on an object whose metadata is not a mapping",
-               re.compile(r"^AttributeError: '\w+' object has no attribute 'get'"),
-               "crdtool/columns/view.py:build_view"),
-    KnownCrash("lone-surrogate",
-               "issue 15 case 3: a lone surrogate (a JSON \\udc00 escape) reaches UTF-8 encoding",
-               re.compile(r"^UnicodeEncodeError: .*surrogates not allowed")),
-    KnownCrash("integer-over-4300-digits",
-               "issue 15 case 4: Python's int-string conversion limit on integer literals of over 4,300 digits",
-               re.compile(r"^ValueError: Exceeds the limit \(4300 digits\) for integer string conversion")),
-    KnownCrash("huge-number-limit",
-               "issue 15 case 5: 1e400-sized or 400-digit numbers (limits, values) converted to float",
-               re.compile(r"^OverflowError: int too large to convert to float")),
-    KnownCrash("notfound-name-not-string",
-               "found by benchmarks/fuzz.py: an object of no known kind (apiVersion a mapping) whose metadata.name "
-               "is a number reaches kubectl's NotFound text (go_quote of a float)",
-               re.compile(r"^TypeError: '\w+' object is not iterable"), "crdtool/model/gofmt.py:go_quote"),
-    KnownCrash("validation-rule-null",
-               "found by benchmarks/fuzz.py: `validate` with a CRD among its inputs whose x-kubernetes-validations "
-               "holds a null entry compiles the rules anyway (lint refuses the CRD: rule is not specified)",
-               re.compile(r"^AttributeError: 'NoneType' object has no attribute 'get'"),
-               "crdtool/cel/compiler.py:_compile_rule"),
-)
+KNOWN_CRASHES: tuple[KnownCrash, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -78,13 +52,7 @@ class KnownHang:
     reason: str
 
 
-KNOWN_HANGS: tuple[KnownHang, ...] = (
-    KnownHang("findings-quadratic",
-              "found by benchmarks/fuzz.py: every finding costs time in proportion to its mapping and to its "
-              "document: its position is looked up by scanning every key of the mapping (yamlreader.node_locator) "
-              "and the text report splits the whole document into lines for its snippet (report/text._snippet); "
-              "N unknown fields in one mapping take O(N^2): 5,000 take 38 s, 10,000 125 s, 20,000 436 s"),
-)
+KNOWN_HANGS: tuple[KnownHang, ...] = ()
 
 
 @dataclass

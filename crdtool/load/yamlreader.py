@@ -51,6 +51,7 @@ _SEQ = "tag:yaml.org,2002:seq"
 _COMPACT_RUN = re.compile(r"[-?][ \t]+[-?][ \t]+[-?][ \t]+[-?]")
 _DOC_SEPARATOR = re.compile(r"^---", re.M)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class YAMLInputError(Exception):
@@ -137,6 +138,10 @@ def _compose_events(events: Iterable[yaml.Event]) -> list[Node | None]:
 
     for event in events:
         if isinstance(event, yaml.ScalarEvent):
+            if event.style == '"' and _SURROGATE.search(event.value):
+                # PyYAML's pure parser decodes `\ud800`; libyaml and go-yaml refuse such an escape
+                raise yaml.scanner.ScannerError("while parsing a quoted scalar", event.start_mark,
+                                                "found invalid Unicode character escape code", event.start_mark)
             tag = event.tag
             if tag is None or tag == "!":
                 tag = _PLAIN if event.implicit[0] else _STR

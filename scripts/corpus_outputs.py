@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Every output of `lint` and `validate` over ../shared/corpus, written to a folder, so that two
+builds of crdtool can be compared byte for byte (`diff -r BEFORE AFTER`): a refactoring, or a
+cache, must not change a single byte of what users see.
+
+    python scripts/corpus_outputs.py OUT [--crdtool PATH] [--jobs N]
+
+For each project of the corpus: `lint` of its CRDs and `validate` of its custom resources against
+them, in the text, json, sarif and kubectl formats; each output file holds stdout, then stderr, then
+the exit code. Paths in the outputs are relative to the corpus folder, so runs from different
+checkouts compare equal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+FORMATS = ("text", "json", "sarif", "kubectl")
+#: Custom resource folders whose CRDs are in a folder of another name.
+CRDS_OF = {"gateway-api": "gateway-api-experimental"}
+
+
+def commands(crdtool: str) -> dict[str, list[str]]:
+    """Each output's file name and the command that makes it."""
+    out: dict[str, list[str]] = {}
+    for project in sorted(p.name for p in (CORPUS / "crds").iterdir() if p.is_dir()):
+        for fmt in FORMATS:
+            out[f"lint-{project}.{fmt}"] = [crdtool, "lint", "--no-color", "--format", fmt, f"crds/{project}"]
+    for project in sorted(p.name for p in (CORPUS / "crs").iterdir() if p.is_dir()):
+        crds = f"crds/{CRDS_OF.get(project, project)}"
+        for fmt in FORMATS:
+            out[f"validate-{project}.{fmt}"] = [crdtool, "validate", "--no-color", "--format", fmt,
+                                                "-c", crds, f"crs/{project}"]
+    return out
+
+
+def run(cmd: list[str]) -> bytes:
+    proc = subprocess.run(cmd, cwd=CORPUS, capture_output=True, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
+    return proc.stdout + b"\n--- stderr\n" + proc.stderr + f"\n--- exit {proc.returncode}\n".encode()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--crdtool", default=shutil.which("crdtool") or "crdtool")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    todo = commands(args.crdtool)
+    with ThreadPoolExecutor(args.jobs) as pool:
+        for name, output in zip(todo, pool.map(run, todo.values()), strict=True):
+            (args.out / name).write_bytes(output)
+    print(f"{len(todo)} outputs in {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

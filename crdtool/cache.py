@@ -1,0 +1,177 @@
+"""A persistent store of pure, expensive results (a CRD's lint verdict, its decoded form), so that the
+run a CRD author makes on every commit does not redo what the last run did.
+
+Safety comes before speed, since a wrong cached answer would be a wrong verdict:
+- Entries are content-addressed: the key is a hash of everything the value depends on, and every key
+  is hashed together with this build's identity (crdtool's version and a fingerprint of its installed
+  files, Python's version, the CEL library's version). Another build never reads an entry it did not
+  write; a new build removes the entries of the others when it first writes.
+- An entry is written to a temporary file in the same folder and renamed into place, so a reader sees
+  the whole entry or none (two processes writing the same key write the same bytes). Each entry carries
+  a checksum of its payload: a truncated or corrupted entry is ignored (and rebuilt), never read.
+- Any error of the file system (a read-only home, a full disk, a folder removed meanwhile) turns the
+  cache off for the rest of the run: it can make a run slower, never fail it.
+
+The folder follows the platforms' convention for caches (XDG_CACHE_HOME on Linux, ~/Library/Caches
+on macOS, LOCALAPPDATA on Windows); CRDTOOL_CACHE_DIR overrides it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import re
+import shutil
+import sys
+import tempfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Cache", "cache_directory", "clean", "disabled"]
+
+#: Each entry starts with this, then the SHA-256 of the payload, then the payload (a pickle).
+_MAGIC = b"crdtool-cache 1\n"
+_DIGEST = 32
+#: A build's folder is named by its identity (build_identity).
+_IDENTITY = re.compile(r"[0-9a-f]{16}")
+#: The file that tells backup and archiving tools the folder is a cache (bford.info/cachedir).
+_CACHEDIR_TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# crdtool's cache: `crdtool cache clean` empties it.\n"
+
+
+def cache_directory() -> Path:
+    """Where the cache lives on this machine (it may not exist yet)."""
+    override = os.environ.get("CRDTOOL_CACHE_DIR")
+    if override:
+        return Path(override)
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "crdtool"
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "crdtool" / "Cache"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+    return base / "crdtool"
+
+
+@cache
+def build_identity() -> str:
+    """A short hash naming this build: crdtool's version, the size and modification time of every file
+    of the installed package (so that a changed checkout never reads its predecessor's entries), the
+    Python and CEL library versions (a pickle and compiled programs depend on them)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from crdtool import KUBE_VERSION, __version__
+
+    digest = hashlib.sha256(f"{__version__}\0{KUBE_VERSION}\0{sys.version}".encode())
+    with contextlib.suppress(PackageNotFoundError):
+        digest.update(version("cel-expr-python").encode())
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".json", ".gz") and "__pycache__" not in path.parts:
+            stat = path.stat()
+            digest.update(f"\0{path.relative_to(package)}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()[:16]
+
+
+class Cache:
+    """Entries of one build in one folder; `None` as the folder is a cache that stores nothing."""
+
+    def __init__(self, root: Path | None, identity: str | None = None) -> None:
+        self._root = root
+        self._identity = identity or (build_identity() if root is not None else "")
+        self._prepared = False
+
+    @property
+    def enabled(self) -> bool:
+        return self._root is not None
+
+    def _path(self, namespace: str, key: bytes) -> Path:
+        assert self._root is not None
+        name = hashlib.sha256(namespace.encode() + b"\0" + key).hexdigest()
+        return self._root / self._identity / name[:2] / name[2:]
+
+    def get(self, namespace: str, key: bytes) -> Any | None:
+        """The value stored for the key, or None (absent, unreadable, truncated or corrupted)."""
+        if self._root is None:
+            return None
+        try:
+            raw = self._path(namespace, key).read_bytes()
+        except OSError:
+            return None
+        payload = raw[len(_MAGIC) + _DIGEST:]
+        if not raw.startswith(_MAGIC) or raw[len(_MAGIC):len(_MAGIC) + _DIGEST] != hashlib.sha256(payload).digest():
+            return None
+        try:
+            return pickle.loads(payload)
+        except Exception:  # noqa: BLE001 - an entry this build cannot read is a miss, whatever the reason
+            return None
+
+    def put(self, namespace: str, key: bytes, value: Any) -> None:
+        """Store the value (best effort: a failure turns the cache off for this run)."""
+        if self._root is None:
+            return
+        try:
+            payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # noqa: BLE001 - a value that cannot be stored is simply not cached
+            return
+        path = self._path(namespace, key)
+        try:
+            self._prepare()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
+                os.replace(tmp, path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
+        except OSError:
+            self._root = None
+
+    def _prepare(self) -> None:
+        """On the first write: the folder, its CACHEDIR.TAG, and no entries of other builds."""
+        if self._prepared:
+            return
+        assert self._root is not None
+        self._root.mkdir(parents=True, exist_ok=True)
+        tag = self._root / "CACHEDIR.TAG"
+        if not tag.exists():
+            tag.write_text(_CACHEDIR_TAG)
+        if not (self._root / self._identity).exists():
+            for other in _build_folders(self._root):
+                shutil.rmtree(other, ignore_errors=True)
+        self._prepared = True
+
+
+def _build_folders(root: Path) -> list[Path]:
+    """The folders of builds' entries in the cache folder: only names crdtool makes (a cache folder set
+    to a folder holding other things loses none of them)."""
+    return [p for p in root.iterdir() if p.is_dir() and not p.is_symlink() and _IDENTITY.fullmatch(p.name)]
+
+
+def disabled() -> Cache:
+    """A cache that stores nothing (--no-cache, the settings' `cache: false`)."""
+    return Cache(None)
+
+
+def clean(root: Path | None = None) -> tuple[Path, int]:
+    """Remove every entry and the folder itself when nothing else is left in it; its path and the
+    bytes freed."""
+    root = root or cache_directory()
+    freed = 0
+    if not root.is_dir():
+        return root, freed
+    for folder in _build_folders(root):
+        freed += sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+        shutil.rmtree(folder)
+    tag = root / "CACHEDIR.TAG"
+    if tag.is_file():
+        freed += tag.stat().st_size
+        tag.unlink()
+    with contextlib.suppress(OSError):
+        root.rmdir()
+    return root, freed

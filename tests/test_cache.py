@@ -1,0 +1,141 @@
+"""The persistent cache's safety: a cached answer is the right answer or no answer."""
+
+from __future__ import annotations
+
+import errno
+import multiprocessing
+import os
+from pathlib import Path
+
+import pytest
+
+from crdtool.cache import Cache, build_identity, cache_directory, clean, disabled
+
+BUILD_A, BUILD_B = "a" * 16, "b" * 16
+VALUE = {"verdict": "accepted", "findings": [("spec.x", "Required value")] * 50}
+
+
+def entry_files(root: Path) -> list[Path]:
+    return [p for p in root.rglob("*") if p.is_file() and p.name != "CACHEDIR.TAG"]
+
+
+def test_a_stored_value_is_read_back(tmp_path: Path) -> None:
+    store = Cache(tmp_path, BUILD_A)
+    assert store.get("lint", b"crd") is None
+    store.put("lint", b"crd", VALUE)
+    assert Cache(tmp_path, BUILD_A).get("lint", b"crd") == VALUE
+    assert Cache(tmp_path, BUILD_A).get("lint", b"other") is None
+    assert Cache(tmp_path, BUILD_A).get("decode", b"crd") is None  # namespaces are apart
+    assert (tmp_path / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "empty", "garbage", "pickle"])
+def test_a_damaged_entry_is_a_miss_and_is_rebuilt(tmp_path: Path, damage: str) -> None:
+    Cache(tmp_path, BUILD_A).put("lint", b"crd", VALUE)
+    [entry] = entry_files(tmp_path)
+    raw = entry.read_bytes()
+    damaged = {
+        "truncate": raw[:-7],
+        "flip": raw[:-3] + bytes([raw[-3] ^ 1]) + raw[-2:],
+        "empty": b"",
+        "garbage": b"not a cache entry at all",
+        # a consistent checksum over a payload this build cannot unpickle
+        "pickle": raw[:16] + __import__("hashlib").sha256(b"\x80\x05junk").digest() + b"\x80\x05junk",
+    }[damage]
+    entry.write_bytes(damaged)
+    store = Cache(tmp_path, BUILD_A)
+    assert store.get("lint", b"crd") is None
+    store.put("lint", b"crd", VALUE)
+    assert Cache(tmp_path, BUILD_A).get("lint", b"crd") == VALUE
+
+
+def test_another_build_never_reads_an_entry_and_removes_them_when_it_writes(tmp_path: Path) -> None:
+    Cache(tmp_path, BUILD_A).put("lint", b"crd", VALUE)
+    other = Cache(tmp_path, BUILD_B)
+    assert other.get("lint", b"crd") is None
+    other.put("lint", b"crd", "B's answer")
+    assert not (tmp_path / BUILD_A).exists()
+    assert Cache(tmp_path, BUILD_B).get("lint", b"crd") == "B's answer"
+
+
+def _write_many(root: str, identity: str, worker: int) -> int:
+    store = Cache(Path(root), identity)
+    bad = 0
+    for n in range(150):
+        store.put("lint", b"shared", VALUE)
+        store.put("lint", f"own-{worker}-{n}".encode(), n)
+        got = store.get("lint", b"shared")
+        bad += got is not None and got != VALUE
+    return bad
+
+
+def test_processes_writing_the_same_entries_at_once_never_see_a_partial_one(tmp_path: Path) -> None:
+    with multiprocessing.get_context("fork").Pool(3) as pool:
+        bad = pool.starmap(_write_many, [(str(tmp_path), BUILD_A, w) for w in range(3)])
+    assert bad == [0, 0, 0]
+    store = Cache(tmp_path, BUILD_A)
+    assert store.get("lint", b"shared") == VALUE
+    assert all(store.get("lint", f"own-{w}-{n}".encode()) == n for w in range(3) for n in range(150))
+    assert not [p for p in tmp_path.rglob(".tmp-*")]  # no temporary file left behind
+
+
+def test_a_read_only_cache_folder_turns_the_cache_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    Cache(tmp_path, BUILD_A).put("lint", b"old", VALUE)
+
+    def read_only(*_args: object, **_kwargs: object) -> None:  # a read-only file system (root ignores modes)
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr("tempfile.mkstemp", read_only)
+    store = Cache(tmp_path, BUILD_A)
+    assert store.get("lint", b"old") == VALUE  # what is there is still read
+    store.put("lint", b"crd", VALUE)
+    assert not store.enabled
+    assert store.get("lint", b"crd") is None
+
+
+def test_a_cache_folder_that_is_a_file_turns_the_cache_off(tmp_path: Path) -> None:
+    # (what root meets instead of a read-only folder: the same kind of OSError)
+    (tmp_path / "crdtool").write_text("not a folder")
+    store = Cache(tmp_path / "crdtool", BUILD_A)
+    store.put("lint", b"crd", VALUE)
+    assert not store.enabled
+    assert store.get("lint", b"crd") is None
+
+
+def test_a_disabled_cache_stores_nothing(tmp_path: Path) -> None:
+    store = disabled()
+    store.put("lint", b"crd", VALUE)
+    assert store.get("lint", b"crd") is None
+    assert not store.enabled
+
+
+def test_clean_removes_the_entries_and_nothing_else(tmp_path: Path) -> None:
+    Cache(tmp_path, BUILD_A).put("lint", b"crd", VALUE)
+    (tmp_path / "notes.txt").write_text("mine")
+    (tmp_path / "project").mkdir()
+    root, freed = clean(tmp_path)
+    assert root == tmp_path and freed > 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "project"]
+    assert clean(tmp_path / "missing") == (tmp_path / "missing", 0)
+
+
+def test_clean_removes_an_emptied_cache_folder(tmp_path: Path) -> None:
+    Cache(tmp_path / "crdtool", BUILD_A).put("lint", b"crd", VALUE)
+    clean(tmp_path / "crdtool")
+    assert not (tmp_path / "crdtool").exists()
+
+
+def test_the_cache_folder_follows_the_platform_convention(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("CRDTOOL_CACHE_DIR", raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache_directory() == tmp_path / "crdtool"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")  # the XDG spec: relative paths are invalid
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache_directory() == tmp_path / "home" / ".cache" / "crdtool"
+    monkeypatch.setenv("CRDTOOL_CACHE_DIR", str(tmp_path / "here"))
+    assert cache_directory() == tmp_path / "here"
+
+
+def test_the_build_identity_names_a_folder() -> None:
+    assert len(build_identity()) == 16 and int(build_identity(), 16) >= 0

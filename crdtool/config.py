@@ -13,8 +13,9 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from yaml.nodes import MappingNode, Node, SequenceNode
 
@@ -41,6 +42,18 @@ KEYS = {
     "kube-version": "the Kubernetes version to check against",
     "severities": "rule code -> error, warning, info or off",
 }
+
+
+class _Locate(Protocol):
+    """A setting's line and column from its keys (none: the settings as a whole), if known."""
+
+    def __call__(self, *keys: str) -> tuple[int, int] | None: ...
+
+
+class _Fail(Protocol):
+    """The InputError for a setting (`key`, and keys inside it), placed where the setting is."""
+
+    def __call__(self, key: str | None, message: str, *inner: str) -> InputError: ...
 
 
 @dataclass
@@ -101,14 +114,14 @@ def load_config(path: str) -> Config:
     if os.path.basename(path) == "pyproject.toml":
         return _load_pyproject(path)
     try:
-        documents = [d for d in read_yaml_stream(read_text(path)) if d[1] is not None]
+        documents = [(value, root) for value, root, _ in read_yaml_stream(read_text(path)) if root is not None]
     except YAMLInputError as err:
         raise InputError(path, err.message, err.line, err.column) from None
     if not documents:
         return Config(source=path)
     if len(documents) > 1:
         raise InputError(path, "a settings file holds one YAML document", documents[1][1].start_mark.line + 1)
-    value, root, _ = documents[0]
+    value, root = documents[0]
     _refuse_tags(path, root)
     locate = node_locator(root)
     return _parse(path, value, "the settings", lambda *keys: locate(keys))
@@ -166,7 +179,7 @@ def _load_pyproject(path: str) -> Config:
     return _parse(path, table, "[tool.crdtool]", locate)
 
 
-def _parse(path: str, table: Any, what: str, position) -> Config:
+def _parse(path: str, table: Any, what: str, position: _Locate) -> Config:
     def fail(key: str | None, message: str, *inner: str) -> InputError:
         line, column = (position(key, *inner) if key else position()) or (None, None)
         return InputError(path, message, line, column)
@@ -194,7 +207,7 @@ def _parse(path: str, table: Any, what: str, position) -> Config:
         elif key == "format":
             config.format = _choice(value, FORMATS, key, fail)
         elif key == "kube-version":
-            config.kube_version = check_kube_version(str(value), lambda message, key=key: fail(key, message))
+            config.kube_version = check_kube_version(str(value), lambda message: fail("kube-version", message))
         elif key == "severities":
             if not isinstance(value, dict):
                 raise fail(key, f'"{key}" must map rule codes to one of: {", ".join(SEVERITIES)}')
@@ -202,7 +215,7 @@ def _parse(path: str, table: Any, what: str, position) -> Config:
     return config
 
 
-def _severities(value: dict[str, Any], fail) -> dict[str, str]:
+def _severities(value: dict[str, Any], fail: _Fail) -> dict[str, str]:
     """Rule code -> severity; a code crdtool does not have would silently change nothing."""
     from crdtool.upgrade.rules import RULES
 
@@ -219,7 +232,7 @@ def _severities(value: dict[str, Any], fail) -> dict[str, str]:
     return severities
 
 
-def check_kube_version(value: str, fail) -> str:
+def check_kube_version(value: str, fail: Callable[[str], Exception]) -> str:
     """The version if it is the one crdtool checks against (1.36, v1.36 or 1.36.x); else `fail(message)`."""
     wanted = KUBE_VERSION.lstrip("v")
     given = value.strip().lstrip("v")
@@ -229,7 +242,7 @@ def check_kube_version(value: str, fail) -> str:
                f"apiserver does")
 
 
-def _strings(value: Any, key: str, fail) -> list[str]:
+def _strings(value: Any, key: str, fail: _Fail) -> list[str]:
     if isinstance(value, str):
         return [value]
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
@@ -237,7 +250,7 @@ def _strings(value: Any, key: str, fail) -> list[str]:
     raise fail(key, f'"{key}" must be a string or a list of strings')
 
 
-def _choice(value: Any, choices: tuple[str, ...], key: str, fail) -> str:
-    if value not in choices:
+def _choice(value: Any, choices: tuple[str, ...], key: str, fail: _Fail) -> str:
+    if not isinstance(value, str) or value not in choices:
         raise fail(key.split(".")[0], f'"{key}" must be one of: {", ".join(choices)} (got {value!r})')
     return value

@@ -65,6 +65,15 @@ def test_the_readme_has_examples_for_every_subcommand() -> None:
         assert f"crdtool {sub} " in commands or f"crdtool -q {sub} " in commands, sub
 
 
+def test_ci_runs_the_readme_test_command_word_for_word() -> None:
+    readme = [c for block in BLOCK.findall((ROOT / "README.md").read_text(encoding="utf-8"))
+              for c in block.splitlines() if c.startswith("pip install -e")]
+    ci = [line for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+          if line.startswith("pip install -e")]
+    assert len(readme) == 1 and ci == readme, (readme, ci)
+    assert " mypy " in readme[0]  # the type check is part of the test command
+
+
 @pytest.mark.skipif(shutil.which("crdtool", path=os.path.dirname(sys.executable)) is None,
                     reason="crdtool is not installed beside this interpreter: pip install -e '.[test]'")
 def test_every_readme_example_runs_and_gives_a_verdict() -> None:

@@ -278,8 +278,8 @@ class _Parser:
 
 def _action(text: str) -> list[Any]:
     """The nodes of one action, as client-go parses a nested `{text}`."""
-    parsed = _Parser("{" + text + "}").parse()
-    return parsed[0]
+    action: list[Any] = _Parser("{" + text + "}").parse()[0]
+    return action
 
 
 _SIMPLE_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\",
@@ -549,19 +549,19 @@ def _compare(left: Any, right: Any, operator: str) -> bool:
     if lk != rk:
         raise JSONPathError("incompatible types for comparison")
     if operator == "==":
-        return left == right
+        return bool(left == right)
     if operator == "!=":
-        return left != right
+        return bool(left != right)
     if lk == "bool":
         raise JSONPathError("invalid type for comparison")
     if operator == "<":
-        return left < right
+        return bool(left < right)
     if operator == ">":
-        return left > right
+        return bool(left > right)
     if operator == "<=":
-        return left <= right
+        return bool(left <= right)
     if operator == ">=":
-        return left >= right
+        return bool(left >= right)
     raise JSONPathError(f"unrecognized filter operator {operator}")
 
 

@@ -62,7 +62,7 @@ def render_table(table: Table, options: PrintOptions) -> str:
         names.insert(0, "Namespace")
         visible_priority = [0, *(c.priority for c in columns)]
         for row, source in zip(rows, table.rows, strict=True):
-            meta = source.obj.get("metadata") if isinstance(source.obj.get("metadata"), dict) else {}
+            meta = v if isinstance(v := source.obj.get("metadata"), dict) else {}
             row.insert(0, meta.get("namespace") or "")
     else:
         visible_priority = [c.priority for c in columns]

@@ -55,7 +55,7 @@ class Row:
     """A row: its cells and the object it shows (for namespace and kind decoration)."""
 
     cells: list[Any]
-    obj: dict
+    obj: dict[str, Any]
 
 
 @dataclass
@@ -80,7 +80,7 @@ class Convertor:
     """A CRD version's columns, parsed once and applied to every object (as the apiserver keeps
     one convertor per served version)."""
 
-    def __init__(self, printer_columns: list[dict] | None) -> None:
+    def __init__(self, printer_columns: list[dict[str, Any]] | None) -> None:
         specs = printer_columns or [_DEFAULT_AGE]
         self.columns = [Column("Name", "string", "name", NAME_DESCRIPTION)]
         self.paths: list[JSONPath] = []
@@ -101,8 +101,8 @@ class Convertor:
             self.columns = [Column("Name", "string", "name", NAME_DESCRIPTION),
                             Column("Created At", "date", "", CREATION_TIMESTAMP_DESCRIPTION)]
 
-    def cells(self, obj: dict, now: datetime) -> list[Any]:
-        meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    def cells(self, obj: dict[str, Any], now: datetime) -> list[Any]:
+        meta = v if isinstance(v := obj.get("metadata"), dict) else {}
         name = meta.get("name") if isinstance(meta.get("name"), str) else ""
         if self.generic:
             created = parse_time(meta.get("creationTimestamp")) if meta.get("creationTimestamp") else None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from crdtool.columns.table import Convertor, Row, Table
 from crdtool.engine.registry import Registry, ServedVersion
@@ -74,7 +75,7 @@ def _served_version(registry: Registry, doc: Document, api_version: str | None) 
         return None
     group = group_of(doc.api_version)
     wanted = try_parse_group_version(api_version) if api_version else None
-    if wanted is not None and ("/" not in api_version or wanted.group == group):
+    if api_version and wanted is not None and ("/" not in api_version or wanted.group == group):
         return registry.version_of(group, doc.kind, wanted.version)
     return registry.lookup(doc.api_version, doc.kind)
 
@@ -83,13 +84,13 @@ class UndecodableObject(Exception):
     """The apiserver's whole 400 message for an object it cannot decode (so never stores)."""
 
 
-def stored_object(doc: Document, served: ServedVersion) -> dict:
+def stored_object(doc: Document, served: ServedVersion) -> dict[str, Any]:
     """The object as the apiserver would store and list it: unknown fields pruned, metadata decoded
     into ObjectMeta and back (embedded resources' too), defaults applied; UndecodableObject when the
     metadata does not decode."""
     from crdtool.schema import defaulting, pruning, resource_meta
 
-    obj = defaulting.json_copy(doc.data)
+    obj: dict[str, Any] = defaulting.json_copy(doc.data)
     if served.structural is not None:
         pruning.prune(obj, served.structural)
     problem = resource_meta.coerce_metadata(obj, served.structural, served.kind, served.version)

@@ -64,13 +64,14 @@ class _Explainer:
         """resolveRef: the schema a local `#/...` reference points to, or None."""
         if not isinstance(ref, str) or not ref.startswith("#"):
             return None
-        current: Any = self.document
+        current = self.document
         for part in ref[1:].split("/"):
             if not part:
                 continue
-            current = current.get(part) if isinstance(current, dict) else None
-            if not isinstance(current, dict):
+            found = current.get(part)
+            if not isinstance(found, dict):
                 return None
+            current = found
         return current
 
     # -- output: follow the field path, then describe what it reaches

@@ -11,9 +11,11 @@ selects that group's resource; with it, everything after the first dot is a fiel
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from crdtool.load.document import Document
 from crdtool.model.groupversion import GroupVersionError, parse_group_version
@@ -33,7 +35,7 @@ class ServedCRD:
     singular: str
     short_names: tuple[str, ...]
     # served version -> its openAPIV3Schema (None without one), in discovery order
-    versions: dict[str, dict | None] = field(hash=False)
+    versions: dict[str, dict[str, Any] | None] = field(hash=False)
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,7 @@ def _raw_names(doc: Document) -> set[str]:
     """The lowercased names and group a CRD document gives, valid or not."""
     spec = doc.data.get("spec") if isinstance(doc.data, dict) else None
     names = spec.get("names") if isinstance(spec, dict) else None
-    if not isinstance(names, dict):
+    if not isinstance(spec, dict) or not isinstance(names, dict):
         return set()
     values = [spec.get("group"), names.get("plural"), names.get("singular"), names.get("kind")]
     short = names.get("shortNames")
@@ -108,9 +110,7 @@ def _validated(doc: Document) -> ServedCRD | None:
     from crdtool.engine.lint import decode_internal
     from crdtool.schema import crd_schema, crd_validation
 
-    def validate_schema(validation, status_enabled, opts, path):
-        return crd_schema.validate_crd_validation(validation, status_enabled, opts, path, rule_compiler=None)
-
+    validate_schema = functools.partial(crd_schema.validate_crd_validation, rule_compiler=None)
     internal, _ = decode_internal(doc)
     if internal is None or crd_validation.validate_crd(internal, validate_schema):
         return None
@@ -128,7 +128,7 @@ _KUBE_VERSION = re.compile(r"v([0-9]+)(?:(alpha|beta)([0-9]+))?\Z")
 _STAGE = {None: 0, "beta": 1, "alpha": 2}
 
 
-def version_priority(version: str) -> tuple:
+def version_priority(version: str) -> tuple[int, int, int, str]:
     """Sort key putting versions in apimachinery's CompareKubeAwareVersionStrings order, highest first:
     GA, then beta, then alpha (each by major, then minor, descending), then other names alphabetically."""
     m = _KUBE_VERSION.match(version)

@@ -36,7 +36,9 @@ OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
 @functools.cache
 def _bundle() -> dict[str, Any]:
     """ObjectMeta and the types it references, from Kubernetes' OpenAPI v3 document (package data)."""
-    return json.loads(resources.files(__package__).joinpath("objectmeta.json").read_text(encoding="utf-8"))
+    text = resources.files(__package__).joinpath("objectmeta.json").read_text(encoding="utf-8")
+    bundle: dict[str, Any] = json.loads(text)
+    return bundle
 
 
 def definition_name(group: str, version: str, kind: str) -> str:
@@ -45,7 +47,7 @@ def definition_name(group: str, version: str, kind: str) -> str:
     return ".".join([*reversed(group.split(".")), version, kind]) if group else f"{version}.{kind}"
 
 
-def openapi_document(group: str, version: str, kind: str, raw_schema: dict | None) -> dict[str, Any]:
+def openapi_document(group: str, version: str, kind: str, raw_schema: dict[str, Any] | None) -> dict[str, Any]:
     """A self-contained OpenAPI v3 document with the kind's published schema and ObjectMeta's."""
     schemas = dict(_bundle()["schemas"])
     published = published_schema(raw_schema)
@@ -54,7 +56,7 @@ def openapi_document(group: str, version: str, kind: str, raw_schema: dict | Non
     return {"components": {"schemas": schemas}}
 
 
-def published_schema(raw_schema: dict | None) -> dict[str, Any]:
+def published_schema(raw_schema: dict[str, Any] | None) -> dict[str, Any]:
     """buildKubeNative: the kind's schema with TypeMeta and ObjectMeta; a bare object without a schema."""
     try:
         structural = new_structural(raw_schema)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from crdtool.model.path import Path
+from crdtool.model.path import Path, Segment
+
+#: From a field path (JSON steps) to the 1-based (line, column) of its node, or of its nearest ancestor.
+Locator = Callable[[tuple[Segment, ...]], tuple[int, int] | None]
 
 
 class InputError(Exception):
@@ -52,7 +56,7 @@ class Document:
     index: int
     data: Any
     text: str = ""
-    locator: Any = None
+    locator: Locator | None = None
     item: int | None = None
     duplicate_keys: list[DuplicateKey] = field(default_factory=list)
 
@@ -69,7 +73,7 @@ class Document:
         meta = self.data.get("metadata") if isinstance(self.data, dict) else None
         return meta.get("name") if isinstance(meta, dict) else None
 
-    def locate(self, path: Path | tuple = ()) -> tuple[int, int] | None:
+    def locate(self, path: Path | tuple[Segment, ...] = ()) -> tuple[int, int] | None:
         """1-based (line, column) of the node at `path` (segments), or its nearest existing ancestor."""
         if self.locator is None:
             return None

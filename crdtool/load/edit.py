@@ -21,12 +21,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import CollectionNode, MappingNode, Node, ScalarNode, SequenceNode
 
 from crdtool.load import fragments
 from crdtool.load.gotyping import key_string
 from crdtool.load.yamlreader import YAMLInputError, compose_documents, construct, read_json, scalar_value
 from crdtool.model.gounquote import replace_lone_surrogate_escapes
+from crdtool.model.path import Segment
 from crdtool.schema.values_go import deep_equal
 
 Key = int | tuple[int, int]
@@ -64,7 +65,7 @@ def edit_text(text: str, targets: dict[Key, tuple[Any, Any]]) -> str:
     index, or (index, item) for an item of a `kind: List`, to (as read, new value)."""
     source = _Source(text)
     expected = list(source.values)
-    plans: dict[int, list[tuple[tuple, Any, Any]]] = {}
+    plans: dict[int, list[tuple[tuple[Segment, ...], Any, Any]]] = {}
     for key, (before, after) in targets.items():
         index, path = (key, ()) if isinstance(key, int) else (key[0], ("items", key[1]))
         if not 0 <= index < len(expected):
@@ -159,7 +160,7 @@ class _Source:
         except YAMLInputError:
             return None
 
-    def document_edits(self, index: int, changes: list[tuple[tuple, Any, Any]], expected: Any,
+    def document_edits(self, index: int, changes: list[tuple[tuple[Segment, ...], Any, Any]], expected: Any,
                        whole: bool) -> list[_Edit]:
         root = self.nodes[index]
         if root is None:
@@ -186,7 +187,7 @@ class _Editor:
 
     # ------------------------------------------------------------------ walking
 
-    def descend(self, node: Node, path: tuple) -> Node:
+    def descend(self, node: Node, path: tuple[Segment, ...]) -> Node:
         for step in path:
             if isinstance(step, int) and isinstance(node, SequenceNode) and step < len(node.value):
                 node = node.value[step]
@@ -224,7 +225,7 @@ class _Editor:
                 own.setdefault(key, []).append(i)
         return own
 
-    def _mapping(self, node: MappingNode, before: dict, after: dict) -> None:
+    def _mapping(self, node: MappingNode, before: dict[str, Any], after: dict[str, Any]) -> None:
         own = self._own(node)
         removed: set[int] = set()
         for key in before:
@@ -265,6 +266,7 @@ class _Editor:
                         self.text[start:self._line_end(start)]):
                     raise _Whole  # `|+` keeps its trailing blank lines: nothing goes between them
                 return end
+            assert isinstance(node, CollectionNode)  # a sequence or a mapping
             if node.flow_style or not node.value:
                 return node.end_mark.index
             node = node.value[-1][1] if isinstance(node, MappingNode) else node.value[-1]
@@ -281,8 +283,9 @@ class _Editor:
         """Where a block collection's own text starts: its first key, or its first dash (after any
         anchor or tag written before it)."""
         if isinstance(node, MappingNode):
-            return node.value[0][0].start_mark.index
-        first = node.value[0].start_mark.index
+            first_key: Node = node.value[0][0]
+            return first_key.start_mark.index
+        first: int = node.value[0].start_mark.index
         dash = self.text.rfind("-", node.start_mark.index, first)
         return dash if dash >= 0 else first
 

@@ -9,9 +9,12 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
-from crdtool.load.document import Document, InputError
+from yaml.nodes import Node
+
+from crdtool.load.document import Document, InputError, Locator
 from crdtool.load.yamlreader import YAMLInputError, compose_documents, node_locator, read_json, read_yaml_stream
 from crdtool.model.gounquote import replace_lone_surrogate_escapes
+from crdtool.model.path import Segment
 
 EXTENSIONS = (".yaml", ".yml", ".json")
 MAX_INPUT_BYTES = 256 * 1024 * 1024
@@ -161,12 +164,12 @@ class _LazyNodes:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.nodes: list | None = None
+        self.nodes: list[Node | None] | None = None
 
-    def locator(self, index: int):
-        found: list = []  # the document's node_locator, made once: it indexes each mapping it searches
+    def locator(self, index: int) -> Locator:
+        found: list[Locator] = []  # the document's node_locator, made once: it indexes each mapping it searches
 
-        def locate(segments: tuple) -> tuple[int, int] | None:
+        def locate(segments: tuple[Segment, ...]) -> tuple[int, int] | None:
             if not found:
                 if self.nodes is None:
                     with _without_cyclic_gc():
@@ -177,18 +180,18 @@ class _LazyNodes:
         return locate
 
 
-def _lazy_locator(text: str):
+def _lazy_locator(text: str) -> Locator:
     """Positions for a JSON document, computed only if a finding needs one."""
-    cache: dict[str, object] = {}
+    cache: dict[str, Locator] = {}
 
-    def locate(segments: tuple) -> tuple[int, int] | None:
+    def locate(segments: tuple[Segment, ...]) -> tuple[int, int] | None:
         if "f" not in cache:
             try:
                 nodes = read_yaml_stream(text)
                 cache["f"] = node_locator(nodes[0][1] if nodes else None)
             except YAMLInputError:
                 cache["f"] = lambda _segments: None
-        return cache["f"](segments)  # type: ignore[operator]
+        return cache["f"](segments)
 
     return locate
 
@@ -202,7 +205,7 @@ def _expand(doc: Document) -> list[Document]:
 
 
 @contextmanager
-def _without_cyclic_gc():
+def _without_cyclic_gc() -> Iterator[None]:
     """Build document trees with the cyclic garbage collector paused, then freeze them.
 
     Millions of freshly made nodes and values make every collection rescan all of them

@@ -20,7 +20,7 @@ from yaml._yaml import CParser
 from yaml.composer import ComposerError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from crdtool.load.document import DuplicateKey
+from crdtool.load.document import DuplicateKey, Locator
 from crdtool.load.gotyping import (
     INT64_MAX,
     INT64_MIN,
@@ -33,6 +33,7 @@ from crdtool.load.gotyping import (
 )
 from crdtool.model.gounmarshal import UnmarshalTypeError
 from crdtool.model.gounquote import replace_lone_surrogate_escapes
+from crdtool.model.path import Segment
 
 MAX_DEPTH = 10000
 DEPTH_MESSAGE = f"nesting deeper than {MAX_DEPTH} levels"
@@ -140,12 +141,16 @@ def _compose_events(events: Iterable[yaml.Event]) -> list[Node | None]:
         if isinstance(event, yaml.ScalarEvent):
             if event.style == '"' and _SURROGATE.search(event.value):
                 # PyYAML's pure parser decodes `\ud800`; libyaml and go-yaml refuse such an escape
-                raise yaml.scanner.ScannerError("while parsing a quoted scalar", event.start_mark,
-                                                "found invalid Unicode character escape code", event.start_mark)
+                # (libyaml's events carry yaml._yaml.Mark, which types-PyYAML's errors and nodes do not name:
+                # it has the same line and column, all that is read of a mark)
+                raise yaml.scanner.ScannerError("while parsing a quoted scalar", event.start_mark,  # type: ignore[arg-type]
+                                                "found invalid Unicode character escape code",
+                                                event.start_mark)  # type: ignore[arg-type]
             tag = event.tag
             if tag is None or tag == "!":
                 tag = _PLAIN if event.implicit[0] else _STR
-            node: Node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+            node: Node = ScalarNode(tag, event.value, event.start_mark, event.end_mark,  # type: ignore[arg-type]
+                                    style=event.style)  # (libyaml's Mark, as above)
             remember(event.anchor, node)
             add(node)
         elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
@@ -153,8 +158,8 @@ def _compose_events(events: Iterable[yaml.Event]) -> list[Node | None]:
                 raise _too_deep(event.start_mark)
             sequence = isinstance(event, yaml.SequenceStartEvent)
             tag = event.tag if event.tag not in (None, "!") else (_SEQ if sequence else _MAP)
-            node = (SequenceNode if sequence else MappingNode)(tag, [], event.start_mark, None,
-                                                               flow_style=event.flow_style)
+            node = (SequenceNode if sequence else MappingNode)(tag, [], event.start_mark,  # type: ignore[arg-type]
+                                                               None, flow_style=event.flow_style)  # (libyaml's Mark)
             remember(event.anchor, node)
             add(node)
             open_nodes.append(node)
@@ -165,7 +170,7 @@ def _compose_events(events: Iterable[yaml.Event]) -> list[Node | None]:
         elif isinstance(event, yaml.AliasEvent):
             if event.anchor not in anchors:
                 raise ComposerError(None, None, f"found undefined alias {event.anchor!r}",
-                                    event.start_mark)
+                                    event.start_mark)  # type: ignore[arg-type]  # libyaml's Mark, as above
             add(anchors[event.anchor])
         elif isinstance(event, yaml.DocumentStartEvent):
             anchors, root = {}, None
@@ -202,7 +207,7 @@ def _libyaml_nesting_allowed(levels: int) -> Iterator[None]:
     get = getattr(yaml._yaml, "_get_max_nest_level", None)
     set_ = getattr(yaml._yaml, "_set_max_nest_level", None)
     old = get() if get is not None and set_ is not None else -1
-    if old < 0 or old >= levels:  # -1: no limit in this libyaml, or it cannot be changed
+    if set_ is None or old < 0 or old >= levels:  # -1: no limit in this libyaml, or it cannot be changed
         yield
         return
     set_(levels)
@@ -302,6 +307,7 @@ def construct(root: Node, duplicates: list[DuplicateKey], line_offset: int = 0) 
             for i in range(len(items) - 1, -1, -1):
                 stack.append((node.value[i], items, i, depth + 1))
         else:
+            assert isinstance(node, MappingNode)  # the composer makes no other node
             mapping: dict[str, Any] = {}
             container[slot] = mapping
             pending: list[tuple[Node, Any, Any, int]] = []
@@ -336,7 +342,7 @@ def _merged_pairs(node: MappingNode, cache: dict[int, list[tuple[Node, Node]]],
     known = cache.get(id(node))
     if known is not None:
         return known
-    pairs = node.value
+    pairs: list[tuple[Node, Node]] = node.value
     if not any(_is_merge_key(k) for k, _ in pairs):
         return pairs
     own = [(k, v) for k, v in pairs if not _is_merge_key(k)]
@@ -363,7 +369,7 @@ def _merged_pairs(node: MappingNode, cache: dict[int, list[tuple[Node, Node]]],
     return cache[id(node)]
 
 
-def node_locator(root: Node | None) -> Callable[[tuple], tuple[int, int] | None]:
+def node_locator(root: Node | None) -> Locator:
     """A function from JSON path segments to the 1-based (line, column) of the node there.
 
     A mapping entry is located at its key; a path that leaves the document stops at the
@@ -383,7 +389,7 @@ def node_locator(root: Node | None) -> Callable[[tuple], tuple[int, int] | None]
                     table[key_string(scalar_value(k))] = (k, v)  # the last of repeated keys, as decoded
         return table.get(key)
 
-    def locate(segments: tuple) -> tuple[int, int] | None:
+    def locate(segments: tuple[Segment, ...]) -> tuple[int, int] | None:
         if root is None:
             return None
         node = root
@@ -420,7 +426,7 @@ def read_yaml_stream(text: str) -> list[tuple[Any, Node | None, list[DuplicateKe
     """Every document of a stream: (value, root node, duplicate keys)."""
     nodes = compose_documents(text)
     starts = document_start_lines(text) if any(n is not None for n in nodes[1:]) else [0]
-    out = []
+    out: list[tuple[Any, Node | None, list[DuplicateKey]]] = []
     for node in nodes:
         duplicates: list[DuplicateKey] = []
         if node is None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from crdtool.model.gofmt import go_quote
 from crdtool.model.groupversion import GroupVersion, GroupVersionError, parse_group_version
@@ -184,7 +185,7 @@ def mapping_not_found_message(name: str, namespace: str, source: str, no_match: 
 class _Catalog:
     groups: frozenset[str]
     served: dict[tuple[str, str], dict[str, BuiltinKind]]
-    not_served: dict[tuple[str, str], dict]
+    not_served: dict[tuple[str, str], dict[str, Any]]
     ordered: tuple[BuiltinKind, ...]
 
 
@@ -204,9 +205,9 @@ def _catalog() -> _Catalog:
                      for k in version["kinds"]]
             served[(entry["group"], version["version"])] = {k.kind: k for k in kinds}
             (preferred if index == 0 else others).extend(kinds)
-    not_served = {}
+    not_served: dict[tuple[str, str], dict[str, Any]] = {}
     for gv, entry in data["notServed"].items():
-        not_served[tuple(parse_group_version(gv))] = {
+        not_served[parse_group_version(gv)] = {
             "enableable": entry["enableable"],
             "kinds": {kind: tuple(value) for kind, value in entry["kinds"].items()},
         }

@@ -16,7 +16,7 @@ _SIMPLE_ESCAPES = {"\a": r"\a", "\b": r"\b", "\f": r"\f", "\n": r"\n", "\r": r"\
 _PRINTABLE_CATEGORIES = ("L", "M", "N", "P", "S")
 
 
-class GoStruct(dict):
+class GoStruct(dict[str, Any]):
     """A Go struct value: json.Marshal keeps its field order (plain dicts are Go maps, sorted)."""
 
 

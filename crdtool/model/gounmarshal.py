@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from crdtool.model.gofmt import go_json, go_json_kind, go_quote
 
@@ -185,11 +185,12 @@ def zero(t: GoType) -> Any:
 # ---------------------------------------------------------------- decoding
 
 _SKIP = object()  # a value that could not be decoded (the error is saved)
-_Link = tuple | None  # a path as nested (parent, step) pairs, joined only when an error needs it
+#: A path as nested (parent, step) pairs, joined only when an error needs it.
+_Link: TypeAlias = "tuple[_Link, str | int] | None"
 
 
-def _join(link: _Link) -> list:
-    steps: list = []
+def _join(link: _Link) -> list[str | int]:
+    steps: list[str | int] = []
     while link is not None:
         link, step = link
         steps.append(step)
@@ -213,7 +214,7 @@ def _in_context(error: UnmarshalError, go_path: _Link, struct_name: str) -> Unma
     """addErrorContext: a type error gets the current struct, and the current field path before its own."""
     if not isinstance(error, UnmarshalTypeError) or go_path is None:
         return error
-    outer = ".".join(_join(go_path))
+    outer = ".".join(map(str, _join(go_path)))
     return UnmarshalTypeError(error.value, error.go, struct_name, f"{outer}.{error.field}" if error.field else outer)
 
 
@@ -262,7 +263,7 @@ class Decoder:
             if go_path is None:
                 self.saved = UnmarshalTypeError(what, t.go)
             else:
-                self.saved = UnmarshalTypeError(what, t.go, struct_name, ".".join(_join(go_path)))
+                self.saved = UnmarshalTypeError(what, t.go, struct_name, ".".join(map(str, _join(go_path))))
         return _SKIP
 
     def unknown(self, s_path: _Link, key: str) -> None:
@@ -310,13 +311,14 @@ class Decoder:
             return v
         if k == K_BYTES:
             return self.bytes(t, v, go_path, struct_name, s_path)
+        assert t.decode is not None  # every other kind returned above
         try:
             return t.decode(v, self)
         except UnmarshalError as err:
             raise _Fatal(_in_context(err, go_path, struct_name)) from None
 
-    def struct(self, t: GoType, obj: dict, go_path: _Link, s_path: _Link) -> dict:
-        out: dict = {}
+    def struct(self, t: GoType, obj: dict[str, Any], go_path: _Link, s_path: _Link) -> dict[str, Any]:
+        out: dict[str, Any] = {}
         fields = t.fields
         strict = self.strict
         for key, val in sorted(obj.items()) if self.sorted_keys else obj.items():
@@ -339,18 +341,20 @@ class Decoder:
                 out[name] = r
         return out
 
-    def map(self, t: GoType, obj: dict, go_path: _Link, struct_name: str, s_path: _Link) -> dict:
-        out: dict = {}
+    def map(self, t: GoType, obj: dict[str, Any], go_path: _Link, struct_name: str, s_path: _Link) -> dict[str, Any]:
+        out: dict[str, Any] = {}
         elem = t.elem
+        assert elem is not None  # map_of sets it
         strict = self.strict
         for key, val in sorted(obj.items()) if self.sorted_keys else obj.items():
             r = _SKIP if val is None else self.value(elem, val, go_path, struct_name, (s_path, key) if strict else None)
             out[key] = zero(elem) if r is _SKIP else r
         return out
 
-    def slice(self, t: GoType, items: list, go_path: _Link, struct_name: str, s_path: _Link) -> list:
-        out: list = []
+    def slice(self, t: GoType, items: list[Any], go_path: _Link, struct_name: str, s_path: _Link) -> list[Any]:
+        out: list[Any] = []
         elem = t.elem
+        assert elem is not None  # slice_of sets it
         strict = self.strict
         for i, val in enumerate(items):
             r = _SKIP if val is None else self.value(elem, val, go_path, struct_name, (s_path, i) if strict else None)
@@ -445,7 +449,7 @@ def marshal(v: Any, t: GoType) -> Any:
     type, are None)."""
     k = t.kind
     if k == K_STRUCT:
-        out: dict = {}
+        out: dict[str, Any] = {}
         for key, ft in t.fields.items():
             x = v.get(key) if v else None
             if key in t.pointers:
@@ -460,8 +464,10 @@ def marshal(v: Any, t: GoType) -> Any:
     if v is None:
         return None
     if k == K_SLICE:
+        assert t.elem is not None  # slice_of sets it
         return [marshal(x, t.elem) for x in v]
     if k == K_MAP:
+        assert t.elem is not None  # map_of sets it
         return {key: marshal(v[key], t.elem) for key in sorted(v)}
     if k == K_CUSTOM and t.encode is not None:
         return t.encode(v)

@@ -32,7 +32,7 @@ __all__ = ["FIELDS_V1", "OBJECT_META", "TIME", "UID"]
 def _decode_time(value: Any, decoder: Decoder) -> str:
     """metav1.Time.UnmarshalJSON: a JSON string (json.Unmarshal into a string), then
     time.Parse(time.RFC3339); either error is returned. The text is kept as written."""
-    text = decoder.nested(value, STRING)
+    text: str = decoder.nested(value, STRING)
     try:
         parse_rfc3339(text)
     except TimeParseError as err:

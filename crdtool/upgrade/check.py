@@ -35,8 +35,8 @@ def installed(old: Document) -> Document:
     names are accepted), which makes its scope and kind immutable. A status that names the Established
     condition is kept as it is, as is everything else of the document."""
     data = old.data
-    status = data.get("status") if isinstance(data.get("status"), dict) else {}
-    conditions = status.get("conditions") if isinstance(status.get("conditions"), list) else []
+    status = v if isinstance(v := data.get("status"), dict) else {}
+    conditions = v if isinstance(v := status.get("conditions"), list) else []
     if any(isinstance(c, dict) and c.get("type") == "Established" for c in conditions):
         return old
     status = {**status, "conditions": [*conditions, {"type": "Established", "status": "True"}]}
@@ -71,7 +71,7 @@ def lint_against(docs: Iterable[Document], old_docs: Iterable[Document], costs: 
         old = olds.get(doc.name) if isinstance(doc.name, str) else None
         if old is not None:
             old = installed(old)
-            if doc.name not in out.compared:
+            if isinstance(doc.name, str) and doc.name not in out.compared:
                 _check_old(old)
                 out.compared.append(doc.name)
         result = lint_document(doc, old, costs)

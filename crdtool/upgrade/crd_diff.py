@@ -23,25 +23,29 @@ _SUBRESOURCE_WHY = {
 }
 
 
-def _versions(crd: dict) -> dict[str, tuple[int, dict]]:
+#: name -> (index in spec.versions, version)
+_Versions = dict[str, tuple[int, dict[str, Any]]]
+
+
+def _versions(crd: dict[str, Any]) -> _Versions:
     """name -> (index in spec.versions, version) for a v1 CRD's data."""
-    spec = crd.get("spec") if isinstance(crd.get("spec"), dict) else {}
-    versions = spec.get("versions") if isinstance(spec.get("versions"), list) else []
-    out: dict[str, tuple[int, dict]] = {}
+    spec = v if isinstance(v := crd.get("spec"), dict) else {}
+    versions = v if isinstance(v := spec.get("versions"), list) else []
+    out: _Versions = {}
     for i, version in enumerate(versions):
         if isinstance(version, dict) and isinstance(version.get("name"), str):
             out.setdefault(version["name"], (i, version))
     return out
 
 
-def _storage_version(crd: dict) -> str | None:
+def _storage_version(crd: dict[str, Any]) -> str | None:
     return next((name for name, (_, v) in _versions(crd).items() if v.get("storage") is True), None)
 
 
-def stored_versions(crd: dict) -> list[str]:
+def stored_versions(crd: dict[str, Any]) -> list[str]:
     """status.storedVersions of the stored CRD, or its storage version when the file has no status
     (as the apiserver records it on create)."""
-    status = crd.get("status") if isinstance(crd.get("status"), dict) else {}
+    status = v if isinstance(v := crd.get("status"), dict) else {}
     stored = status.get("storedVersions")
     if isinstance(stored, list) and stored:
         return [v for v in stored if isinstance(v, str)]
@@ -49,17 +53,17 @@ def stored_versions(crd: dict) -> list[str]:
     return [storage] if storage else []
 
 
-def _schema(version: dict) -> Any:
+def _schema(version: dict[str, Any]) -> Any:
     schema = version.get("schema")
     return schema.get("openAPIV3Schema") if isinstance(schema, dict) else None
 
 
-def _group(crd: dict) -> str:
-    spec = crd.get("spec") if isinstance(crd.get("spec"), dict) else {}
+def _group(crd: dict[str, Any]) -> str:
+    spec = v if isinstance(v := crd.get("spec"), dict) else {}
     return spec.get("group") or ""
 
 
-def diff_crds(old: dict, new: dict) -> Iterator[Change]:
+def diff_crds(old: dict[str, Any], new: dict[str, Any]) -> Iterator[Change]:
     """Every upgrade hazard of replacing the CRD `old` by `new` (both the v1 documents' data)."""
     old_versions, new_versions = _versions(old), _versions(new)
     yield from _served(old, new, old_versions, new_versions)
@@ -74,7 +78,8 @@ def diff_crds(old: dict, new: dict) -> Iterator[Change]:
     yield from _storage(old, new, old_versions, new_versions)
 
 
-def _served(old: dict, new: dict, old_versions: dict, new_versions: dict) -> Iterator[Change]:
+def _served(old: dict[str, Any], new: dict[str, Any], old_versions: _Versions,
+            new_versions: _Versions) -> Iterator[Change]:
     stored = set(stored_versions(old))
     group = _group(new) or _group(old)
     for name, (_, old_version) in old_versions.items():
@@ -91,22 +96,23 @@ def _served(old: dict, new: dict, old_versions: dict, new_versions: dict) -> Ite
                          f"version {name} no longer served", why=why)
 
 
-def _subresources(old_version: dict, new_version: dict, base: Path, name: str) -> Iterator[Change]:
-    old_sub = old_version.get("subresources") if isinstance(old_version.get("subresources"), dict) else {}
-    new_sub = new_version.get("subresources") if isinstance(new_version.get("subresources"), dict) else {}
+def _subresources(old_version: dict[str, Any], new_version: dict[str, Any], base: Path, name: str) -> Iterator[Change]:
+    old_sub = v if isinstance(v := old_version.get("subresources"), dict) else {}
+    new_sub = v if isinstance(v := new_version.get("subresources"), dict) else {}
     for key, why in _SUBRESOURCE_WHY.items():
         if old_sub.get(key) is not None and new_sub.get(key) is None:
             yield Change("subresource-removed", base.child("subresources", key), f"{key} subresource removed",
                          name, why)
 
 
-def _strategy(crd: dict) -> str:
-    spec = crd.get("spec") if isinstance(crd.get("spec"), dict) else {}
-    conversion = spec.get("conversion") if isinstance(spec.get("conversion"), dict) else {}
+def _strategy(crd: dict[str, Any]) -> str:
+    spec = v if isinstance(v := crd.get("spec"), dict) else {}
+    conversion = v if isinstance(v := spec.get("conversion"), dict) else {}
     return conversion.get("strategy") or "None"
 
 
-def _storage(old: dict, new: dict, old_versions: dict, new_versions: dict) -> Iterator[Change]:
+def _storage(old: dict[str, Any], new: dict[str, Any], old_versions: _Versions,
+             new_versions: _Versions) -> Iterator[Change]:
     """A new storage version under conversion strategy None: objects stored in the old one are read as
     the new one with only apiVersion changed, so the new schema prunes, defaults and validates them."""
     was, now = _storage_version(old), _storage_version(new)

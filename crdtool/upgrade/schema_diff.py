@@ -97,7 +97,7 @@ def _number(value: Any) -> float | int | None:
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _type_name(schema: dict) -> str:
+def _type_name(schema: dict[str, Any]) -> str:
     """The type a client sees: `int-or-string` for x-kubernetes-int-or-string, `any` for an untyped node."""
     if schema.get("x-kubernetes-int-or-string") is True:
         return "int-or-string"
@@ -129,7 +129,7 @@ class _SchemaWalk:
                severity: str | None = None) -> Change:
         return Change(code, path, what, self.version, why, severity)
 
-    def node(self, old: dict, new: dict, path: Path) -> Iterator[Change]:
+    def node(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> Iterator[Change]:
         type_changes = list(self.types(old, new, path))
         yield from type_changes
         if type_changes:
@@ -153,7 +153,7 @@ class _SchemaWalk:
             yield self.change("field-removed", path.child("additionalProperties"), "additionalProperties removed",
                               "the map's stored entries are pruned when objects are read")
 
-    def types(self, old: dict, new: dict, path: Path) -> Iterator[Change]:
+    def types(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> Iterator[Change]:
         old_type, new_type = _type_name(old), _type_name(new)
         if old_type != new_type:
             at = path.child("type") if "type" in new else path
@@ -168,13 +168,13 @@ class _SchemaWalk:
             yield self.change("type-changed", path.child("x-kubernetes-embedded-resource"),
                               f"x-kubernetes-embedded-resource {'removed' if old_embedded else 'added'}")
 
-    def preserve_unknown(self, old: dict, new: dict, path: Path) -> Iterator[Change]:
+    def preserve_unknown(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> Iterator[Change]:
         if old.get("x-kubernetes-preserve-unknown-fields") is True \
                 and new.get("x-kubernetes-preserve-unknown-fields") is not True:
             yield self.change("preserve-unknown-fields-removed", path.child("x-kubernetes-preserve-unknown-fields"),
                               "x-kubernetes-preserve-unknown-fields removed")
 
-    def format(self, old: dict, new: dict, path: Path) -> Iterator[Change]:
+    def format(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> Iterator[Change]:
         old_format, new_format = old.get("format") or "", new.get("format") or ""
         if not new_format or old_format == new_format:
             return
@@ -187,7 +187,7 @@ class _SchemaWalk:
         else:
             yield self.change("format-changed", path.child("format"), what)
 
-    def merge_strategy(self, old: dict, new: dict, path: Path) -> Iterator[Change]:
+    def merge_strategy(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> Iterator[Change]:
         for key, absent in (("x-kubernetes-list-type", "atomic"), ("x-kubernetes-map-type", "granular")):
             old_value, new_value = old.get(key) or absent, new.get(key) or absent
             if old_value != new_value:
@@ -200,7 +200,7 @@ class _SchemaWalk:
                               f"x-kubernetes-list-map-keys changed from {show(old_keys or [])} to "
                               f"{show(new_keys or [])}")
 
-    def enum(self, old: dict, new: dict, path: Path) -> Iterator[Change]:
+    def enum(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> Iterator[Change]:
         old_enum, new_enum = old.get("enum"), new.get("enum")
         if not isinstance(new_enum, list):
             return
@@ -215,7 +215,7 @@ class _SchemaWalk:
             yield self.change("enum-value-removed", path.child("enum"),
                               f"enum {noun} {', '.join(show(v, 40) for v in removed)} removed")
 
-    def limits(self, old: dict, new: dict, path: Path) -> Iterator[Change]:
+    def limits(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> Iterator[Change]:
         yield from self.bound(old, new, path, "minimum", "exclusiveMinimum", lower=True)
         yield from self.bound(old, new, path, "maximum", "exclusiveMaximum", lower=False)
         for key, lower in _SIZE_LIMITS:
@@ -242,7 +242,8 @@ class _SchemaWalk:
                               "null values are refused when written (or replaced by the default, if any); "
                               "existing values are kept while unchanged (validation ratcheting)")
 
-    def bound(self, old: dict, new: dict, path: Path, key: str, exclusive: str, lower: bool) -> Iterator[Change]:
+    def bound(self, old: dict[str, Any], new: dict[str, Any], path: Path, key: str, exclusive: str,
+              lower: bool) -> Iterator[Change]:
         """minimum/maximum with their draft-4 boolean exclusive flags."""
         old_value, new_value = _number(old.get(key)), _number(new.get(key))
         if new_value is None or (isinstance(new_value, float) and math.isnan(new_value)):
@@ -256,7 +257,7 @@ class _SchemaWalk:
         elif new_value == old_value and new_exclusive and not old_exclusive:
             yield self.change("limit-tightened", path.child(exclusive), f"{exclusive} added ({key} {new_value})")
 
-    def junctors(self, old: dict, new: dict, path: Path) -> Iterator[Change]:
+    def junctors(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> Iterator[Change]:
         for key in ("allOf", "anyOf", "oneOf", "not"):
             new_value = new.get(key)
             if new_value is None:
@@ -271,7 +272,7 @@ class _SchemaWalk:
                                   "values that no longer satisfy it are refused when written (crdtool does not "
                                   "analyse allOf/anyOf/oneOf/not further)")
 
-    def default(self, old: dict, new: dict, path: Path) -> Iterator[Change]:
+    def default(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> Iterator[Change]:
         old_default, new_default = old.get("default", _MISSING), new.get("default", _MISSING)
         if old_default is _MISSING and new_default is _MISSING:
             return
@@ -284,7 +285,7 @@ class _SchemaWalk:
             yield self.change("default-changed", at,
                               f"default changed from {show(old_default)} to {show(new_default)}")
 
-    def rules(self, old: dict, new: dict, path: Path) -> Iterator[Change]:
+    def rules(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> Iterator[Change]:
         new_rules = new.get("x-kubernetes-validations")
         if not isinstance(new_rules, list):
             return
@@ -307,12 +308,12 @@ class _SchemaWalk:
             else:
                 yield self.change("cel-rule-added", at, what)
 
-    def required(self, old: dict, new: dict, path: Path) -> Iterator[Change]:
+    def required(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> Iterator[Change]:
         new_required = new.get("required")
         if not isinstance(new_required, list):
             return
         old_required = set(old.get("required") or ())
-        properties = new.get("properties") if isinstance(new.get("properties"), dict) else {}
+        properties = v if isinstance(v := new.get("properties"), dict) else {}
         for i, name in enumerate(new_required):
             if name in old_required:
                 continue
@@ -325,11 +326,11 @@ class _SchemaWalk:
             else:
                 yield self.change("required-field-added", at, f"field {show(name)} became required")
 
-    def properties(self, old: dict, new: dict, path: Path) -> Iterator[Change]:
+    def properties(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> Iterator[Change]:
         old_props = old.get("properties")
         if not isinstance(old_props, dict):
             return
-        new_props = new.get("properties") if isinstance(new.get("properties"), dict) else {}
+        new_props = v if isinstance(v := new.get("properties"), dict) else {}
         added = [name for name in new_props if name not in old_props]
         preserved = new.get("x-kubernetes-preserve-unknown-fields") is True
         for name, old_sub in old_props.items():

@@ -9,7 +9,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
-from crdtool.load.document import Document, InputError
+from crdtool.errors import InputError
+from crdtool.load.document import Document
 from crdtool.load.yamlreader import YAMLInputError, compose_documents, node_locator, read_json, read_yaml_stream
 from crdtool.model.gounquote import replace_lone_surrogate_escapes
 

@@ -138,6 +138,50 @@ def test_an_error_outside_a_subcommand_body_is_reported_too(run_main, monkeypatc
     assert res.stderr == "crdtool: internal error: KeyError: 'settings' (set CRDTOOL_DEBUG=1 for details)\n"
 
 
+# ---------------------------------------------------------------- undecodable stored objects
+
+def _undecodable_old(tmp_path: Path, prefix: str = "") -> Path:
+    text = OLD_CRD.read_text()
+    start = text.index("spec:")
+    old = tmp_path / "old.yaml"
+    old.write_text(prefix + text[:start] + "spec: 5\n")
+    return old
+
+
+@pytest.mark.parametrize("option", ["--old", "--against"])
+def test_lint_over_an_old_crd_that_cannot_be_decoded(tmp_path: Path, option: str) -> None:
+    old = _undecodable_old(tmp_path)
+    res = run("lint", option, str(old), str(OLD_CRD))
+    assert res.exit_code == 2 and "internal error" not in res.output
+    assert res.stderr == f"{old}:2:1: error: the old CustomResourceDefinition widgets.example.com cannot be " \
+                         f"decoded: {SPEC_5}\n"
+
+
+def test_lint_old_names_the_line_of_the_document_in_its_file(tmp_path: Path) -> None:
+    old = _undecodable_old(tmp_path, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\n")
+    res = run("lint", "--old", str(old), str(OLD_CRD))
+    assert res.exit_code == 2 and res.stderr.startswith(f"{old}:6:1: error: the old CustomResourceDefinition ")
+
+
+def test_lint_old_with_a_list_where_a_map_is_expected(tmp_path: Path) -> None:
+    old = tmp_path / "old.yaml"
+    old.write_text(OLD_CRD.read_text().replace("  names:\n", "  names: [a, b]\n  x:\n"))
+    res = run("lint", "--old", str(old), str(OLD_CRD))
+    assert res.exit_code == 2 and "internal error" not in res.output
+    assert res.stderr.startswith(f"{old}:2:1: error: the old CustomResourceDefinition widgets.example.com cannot be "
+                                 "decoded: ")
+    assert "cannot unmarshal array into Go struct field CustomResourceDefinitionSpec.spec.names" in res.stderr
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_validate_old_object_that_cannot_be_decoded(tmp_path: Path, jobs: str) -> None:
+    old = tmp_path / "old.yaml"
+    old.write_text(Path(CRONTAB).read_text().replace("metadata:", "metadata: 5\nx:", 1))
+    res = run("validate", "-c", CRONTAB_CRD, "--old", str(old), CRONTAB, "-j", jobs)
+    assert res.exit_code == 2 and "internal error" not in res.output
+    assert res.stderr.startswith(f"{old}:1:1: error: the stored object cannot be decoded: ")
+
+
 # ---------------------------------------------------------------- options that take a file or a command
 
 @pytest.mark.parametrize(("command", "problem"), [

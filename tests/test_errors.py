@@ -4,6 +4,7 @@ never as `crdtool: internal error`."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -183,6 +184,14 @@ def test_validate_old_object_that_cannot_be_decoded(tmp_path: Path, jobs: str) -
 
 
 # ---------------------------------------------------------------- options that take a file or a command
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="needs a file that exists but cannot be read")
+def test_convert_ca_bundle_that_cannot_be_read() -> None:
+    res = run("convert", "-c", PIZZA_CRD, MARGHERITA, "--to", "v1beta1", "--webhook-url", "https://127.0.0.1:1/",
+              "--ca-bundle", "/proc/self/mem")
+    assert res.exit_code == 2 and "internal error" not in res.output
+    assert res.stderr.startswith("/proc/self/mem: error: cannot read the CA bundle: ")
+
 
 @pytest.mark.parametrize(("command", "problem"), [
     ('"unclosed', "'\"unclosed': "),

@@ -96,11 +96,15 @@ def command(paths, crd_paths, to, output, write, roundtrip, target_defaults, web
     def run() -> int:
         from crdtool.cli.resources import load_registry
         from crdtool.convert.pipeline import ConvertRequest, convert_documents
+        from crdtool.errors import InputError
 
         ca_override = None
         if ca_bundle:
-            with open(ca_bundle, "rb") as f:
-                ca_override = f.read()
+            try:
+                with open(ca_bundle, "rb") as f:
+                    ca_override = f.read()
+            except OSError as err:
+                raise InputError(ca_bundle, f"cannot read the CA bundle: {err.strerror or err}") from None
         docs = read_documents(paths)
         registry = load_registry(read_documents(crd_paths) if crd_paths else [], docs)
         factory = _ConverterFactory(webhook_url, converter_cmd, ca_override, not insecure_skip_tls_verify,

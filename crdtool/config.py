@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from yaml.nodes import MappingNode, Node, SequenceNode
 
 from crdtool import KUBE_VERSION
-from crdtool.load import InputError
+from crdtool.errors import InputError, SettingsError
 from crdtool.load.sources import read_text
 from crdtool.load.yamlreader import PLAIN_TAG, YAMLInputError, node_locator, read_yaml_stream
 from crdtool.model.groupversion import group_of
@@ -51,9 +51,9 @@ class _Locate(Protocol):
 
 
 class _Fail(Protocol):
-    """The InputError for a setting (`key`, and keys inside it), placed where the setting is."""
+    """The SettingsError for a setting (`key`, and keys inside it), placed where the setting is."""
 
-    def __call__(self, key: str | None, message: str, *inner: str) -> InputError: ...
+    def __call__(self, key: str | None, message: str, *inner: str) -> SettingsError: ...
 
 
 @dataclass
@@ -110,17 +110,17 @@ def _has_tool_table(path: str) -> bool:
 
 
 def load_config(path: str) -> Config:
-    """The settings in `path`; an unreadable file or an unknown or ill-typed key is an InputError."""
+    """The settings in `path`; an unreadable file or an unknown or ill-typed key is a SettingsError."""
     if os.path.basename(path) == "pyproject.toml":
         return _load_pyproject(path)
     try:
         documents = [(value, root) for value, root, _ in read_yaml_stream(read_text(path)) if root is not None]
-    except YAMLInputError as err:
-        raise InputError(path, err.message, err.line, err.column) from None
+    except (InputError, YAMLInputError) as err:  # unreadable (read_text), or not YAML
+        raise SettingsError(path, err.message, err.line, err.column) from None
     if not documents:
         return Config(source=path)
     if len(documents) > 1:
-        raise InputError(path, "a settings file holds one YAML document", documents[1][1].start_mark.line + 1)
+        raise SettingsError(path, "a settings file holds one YAML document", documents[1][1].start_mark.line + 1)
     value, root = documents[0]
     _refuse_tags(path, root)
     locate = node_locator(root)
@@ -139,7 +139,7 @@ def _refuse_tags(path: str, root: Node) -> None:
         if node.tag not in _CORE_TAGS and node.tag != PLAIN_TAG:
             mark = node.start_mark
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-            raise InputError(path, f"the tag {tag} is not allowed in a settings file", mark.line + 1,
+            raise SettingsError(path, f"the tag {tag} is not allowed in a settings file", mark.line + 1,
                              mark.column + 1)
         if isinstance(node, MappingNode):
             stack.extend(item for pair in node.value for item in pair)
@@ -153,16 +153,16 @@ def _load_pyproject(path: str) -> Config:
         with open(path, "rb") as f:
             raw = f.read()
     except OSError as err:
-        raise InputError(path, f"cannot read: {err.strerror or err}") from None
+        raise SettingsError(path, f"cannot read: {err.strerror or err}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         line = raw.count(b"\n", 0, err.start) + 1
-        raise InputError(path, f"not valid UTF-8 (byte 0x{raw[err.start]:02x}), as TOML must be", line) from None
+        raise SettingsError(path, f"not valid UTF-8 (byte 0x{raw[err.start]:02x}), as TOML must be", line) from None
     try:
         table = tomllib.loads(text).get("tool", {}).get("crdtool", {})
     except tomllib.TOMLDecodeError as err:
-        raise InputError(path, f"invalid TOML: {err}") from None
+        raise SettingsError(path, f"invalid TOML: {err}") from None
     lines = text.splitlines()
 
     def locate(*keys: str) -> tuple[int, int] | None:
@@ -180,9 +180,9 @@ def _load_pyproject(path: str) -> Config:
 
 
 def _parse(path: str, table: Any, what: str, position: _Locate) -> Config:
-    def fail(key: str | None, message: str, *inner: str) -> InputError:
+    def fail(key: str | None, message: str, *inner: str) -> SettingsError:
         line, column = (position(key, *inner) if key else position()) or (None, None)
-        return InputError(path, message, line, column)
+        return SettingsError(path, message, line, column)
 
     if table is None:
         return Config(source=path)

@@ -417,7 +417,7 @@ def test_an_old_crd_that_cannot_be_decoded_is_an_input_error(tmp_path: Path) -> 
     old.write_text(Path(OLD).read_text().replace("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"))
     res = run("lint", OLD, "--against", str(old))
     assert res.exit_code == 2
-    assert res.output == (f'{old}: error: the old CustomResourceDefinition widgets.example.com cannot be decoded: '
+    assert res.output == (f'{old}:2:1: error: the old CustomResourceDefinition widgets.example.com cannot be decoded: '
                           f'no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1"\n')
 
 

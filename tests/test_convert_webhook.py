@@ -357,6 +357,21 @@ def test_ca_bundle_option_and_insecure_opt_out(tmp_path, ca, webhook) -> None:
     assert convert_json("-c", crd, MARGHERITA, "--to", "v1beta1", "--insecure-skip-tls-verify")[0] == 0
 
 
+def test_ca_bundle_with_bytes_outside_ascii_around_its_certificates(tmp_path, ca, webhook) -> None:
+    # PEM decoding skips what lies outside its blocks, whatever the bytes: the certificate is trusted.
+    pem = "# Café CA, ©\n".encode() + ca.cert_pem.bytes() + b"\xff\n"
+    crd = tmp_path / "crd.yaml"
+    crd.write_text(crd_yaml(webhook.url(), pem), encoding="utf-8")
+    assert convert_json("-c", str(crd), MARGHERITA, "--to", "v1beta1")[0] == 0
+    other = write_crd(tmp_path, webhook.url(), trustme.CA())
+    bundle = tmp_path / "ca.pem"
+    bundle.write_bytes(pem)
+    assert convert_json("-c", other, MARGHERITA, "--to", "v1beta1", "--ca-bundle", str(bundle))[0] == 0
+    bundle.write_bytes(b"\xff\xfe not a certificate")
+    code, [r] = convert_json("-c", other, MARGHERITA, "--to", "v1beta1", "--ca-bundle", str(bundle))
+    assert code == 1 and r["status"].endswith("x509: certificate signed by unknown authority")
+
+
 def test_certificate_for_another_host(tmp_path, ca) -> None:
     hook = Webhook(ca.issue_cert("webhook.pizzeria.svc", "10.0.0.7"))
     try:

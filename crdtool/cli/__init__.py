@@ -86,6 +86,10 @@ def _run() -> int:
         return 130
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 1
+    except Exception as exc:  # raised outside a subcommand's body (which `guarded` reports)
+        from crdtool.cli.common import report
+
+        return report(exc)
     return code if isinstance(code, int) else 0
 
 

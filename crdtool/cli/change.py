@@ -23,7 +23,8 @@ from crdtool.cli.common import (
     resolve_verbose,
 )
 from crdtool.cli.resources import resource_options, run_objects
-from crdtool.load.document import Document, InputError
+from crdtool.errors import InputError
+from crdtool.load.document import Document
 
 
 def change_command(name: str, summary: str, objects_help: str) -> click.Command:

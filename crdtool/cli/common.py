@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import os
-import sys
 import traceback
 from collections.abc import Callable
 from typing import Any
 
 import click
 
-from crdtool.load import Document, InputError, load_inputs
-
-EXIT_OK, EXIT_FINDINGS, EXIT_INPUT = 0, 1, 2
-
+# The exit codes are decided in crdtool.errors; the subcommands import them from here with the rest.
+from crdtool.errors import EXIT_FINDINGS as EXIT_FINDINGS
+from crdtool.errors import EXIT_INPUT as EXIT_INPUT
+from crdtool.errors import EXIT_OK as EXIT_OK
+from crdtool.errors import outcome
+from crdtool.load import Document, load_inputs
 
 #: Every --format; sarif, github and junit report findings for CI (lint, validate, prune, default).
 FORMATS = ("text", "json", "kubectl", "sarif", "github", "junit")
@@ -114,42 +115,25 @@ def nothing_checked(checked: bool, allow_empty: bool, what: str, inputs: tuple[s
 
 
 def read_documents(paths: tuple[str, ...] | list[str]) -> list[Document]:
-    """All documents of the inputs; unreadable input ends the run with exit code 2."""
-    try:
-        return load_inputs(paths)
-    except InputError as err:
-        fail_input(str(err))
-        raise AssertionError("unreachable") from None
+    """All documents of the inputs; unreadable input is an InputError, which `guarded` makes exit code 2."""
+    return load_inputs(paths)
 
 
-def fail_input(message: str) -> None:
-    click.echo(message, err=True)
-    sys.exit(EXIT_INPUT)
+def report(exc: Exception) -> int:
+    """Print what ended the run (`crdtool.errors.outcome` decides the message and the exit code) and
+    return its exit code; a crdtool bug's traceback is printed too under CRDTOOL_DEBUG."""
+    reported = outcome(exc)
+    if reported.bug and os.environ.get("CRDTOOL_DEBUG"):
+        traceback.print_exception(exc)
+    click.echo(reported.message, err=True)
+    return reported.exit_code
 
 
 def guarded(run: Callable[[], int]) -> int:
-    """Run a subcommand's body; bad input is exit 2 with its message, never a traceback."""
+    """Run a subcommand's body: its exit code, or the one of the error that ended it (never a traceback)."""
     try:
         return run()
-    except InputError as err:
-        click.echo(str(err), err=True)
-        return EXIT_INPUT
-    except RecursionError:
-        click.echo("crdtool: error: input nested too deeply to process", err=True)
-        return EXIT_INPUT
-    except MemoryError:
-        click.echo("crdtool: error: input too large to process", err=True)
-        return EXIT_INPUT
-    except (SystemExit, KeyboardInterrupt, click.exceptions.Exit):
-        raise
-    except Exception as exc:  # a crdtool bug: say so plainly, keep the traceback for CRDTOOL_DEBUG
-        from crdtool.cli.parallel import WorkerError
-
-        if isinstance(exc, WorkerError):  # not a bug: the machine's limits (memory, processes)
-            click.echo(f"crdtool: error: {exc}", err=True)
-            return EXIT_INPUT
-        if os.environ.get("CRDTOOL_DEBUG"):
-            traceback.print_exc()
-        click.echo(f"crdtool: internal error: {type(exc).__name__}: {exc} (set CRDTOOL_DEBUG=1 for details)",
-                   err=True)
-        return EXIT_INPUT
+    except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+        raise  # click shows its own errors, in its usage style
+    except Exception as exc:
+        return report(exc)

@@ -95,24 +95,23 @@ def command(paths, crd_paths, to, output, write, roundtrip, target_defaults, web
 
     def run() -> int:
         from crdtool.cli.resources import load_registry
-        from crdtool.convert.command import CommandError
         from crdtool.convert.pipeline import ConvertRequest, convert_documents
+        from crdtool.errors import InputError
 
         ca_override = None
         if ca_bundle:
-            with open(ca_bundle, "rb") as f:
-                ca_override = f.read()
+            try:
+                with open(ca_bundle, "rb") as f:
+                    ca_override = f.read()
+            except OSError as err:
+                raise InputError(ca_bundle, f"cannot read the CA bundle: {err.strerror or err}") from None
         docs = read_documents(paths)
         registry = load_registry(read_documents(crd_paths) if crd_paths else [], docs)
         factory = _ConverterFactory(webhook_url, converter_cmd, ca_override, not insecure_skip_tls_verify,
                                     tls_server_name, timeout_ns)
         request = ConvertRequest(to=to, converter_for=factory, target_defaults=target_defaults, roundtrip=roundtrip,
                                  skip_unknown_kinds=skip_unknown_kinds)
-        try:
-            results, skipped, _ = convert_documents(docs, registry, request)
-        except (CommandError, _UsageProblem) as err:
-            click.echo(f"crdtool: error: {err}", err=True)
-            return EXIT_INPUT
+        results, skipped, _ = convert_documents(docs, registry, request)
         if nothing_checked(bool(results), allow_empty, "custom resource", paths, skipped):
             return EXIT_INPUT
         notes = ([s.note() for s in skipped] + [f"{_label(c)}: {n}" for c in results for n in c.notes]
@@ -139,10 +138,6 @@ def command(paths, crd_paths, to, output, write, roundtrip, target_defaults, web
 
 # ---------------------------------------------------------------- converters
 
-class _UsageProblem(Exception):
-    """A conversion crdtool cannot make as asked (exit code 2)."""
-
-
 class _ConverterFactory:
     """The converter for a CRD: its strategy, or what the options put in place of its webhook."""
 
@@ -156,6 +151,7 @@ class _ConverterFactory:
         from crdtool.convert.none import NoneConverter
         from crdtool.convert.review import SUPPORTED, ReviewConverter
         from crdtool.convert.webhook import WebhookClient
+        from crdtool.errors import UsageError
 
         webhook = crd.webhook
         versions = webhook.review_versions if webhook is not None else SUPPORTED
@@ -167,7 +163,7 @@ class _ConverterFactory:
                 return NoneConverter()
             if webhook is None or not webhook.url:
                 where = webhook.service_text() if webhook is not None else "(no clientConfig)"
-                raise _UsageProblem(
+                raise UsageError(
                     f"{crd.source}: the CustomResourceDefinition {crd.name} converts through the webhook service "
                     f"{where}, which crdtool cannot reach: give its address with --webhook-url URL (e.g. after "
                     "kubectl port-forward), or run a converter with --converter CMD")
@@ -177,7 +173,7 @@ class _ConverterFactory:
             client = WebhookClient(url, ca_pem=ca, verify=self.verify, timeout_ns=self.timeout_ns,
                                    server_name=self.server_name)
         except ValueError as err:
-            raise _UsageProblem(str(err)) from None
+            raise UsageError(str(err)) from None
         return ReviewConverter(client, versions)
 
 

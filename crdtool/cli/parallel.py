@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from crdtool.errors import RunEnvironmentError
 from crdtool.load.document import Document
 from crdtool.model.groupversion import group_of
 
@@ -66,9 +67,10 @@ def plan_tasks(crds: list[Document], objects: list[Document]) -> list[Task]:
     return tasks
 
 
-class WorkerError(Exception):
+class WorkerError(RunEnvironmentError):
     """The worker processes could not be started, or one ended without answering (killed, out of
-    memory): the run stops with this, never waits for an answer that will not come."""
+    memory): the run stops with this, never waits for an answer that will not come. The machine's
+    limits, not a crdtool bug: exit code 2 with this message."""
 
 
 # The work of the forked processes: set before they are forked, inherited by them.

@@ -9,7 +9,7 @@ from dataclasses import replace
 import click
 
 from crdtool.config import Config, check_kube_version, find_config, load_config
-from crdtool.load import InputError
+from crdtool.errors import CrdtoolError
 
 __all__ = ["apply_settings", "current_settings", "with_severities"]
 
@@ -25,9 +25,10 @@ def apply_settings(ctx: click.Context, path: str | None, search: bool, kube_vers
     if found:
         try:
             config = load_config(found)
-        except InputError as err:
-            click.echo(str(err), err=True)
-            ctx.exit(2)
+        except CrdtoolError as err:
+            from crdtool.cli.common import report
+
+            ctx.exit(report(err))
     ctx.obj[_KEY] = config
     defaults: dict[str, object] = {}
     if config.field_validation:

@@ -19,13 +19,17 @@ import time
 
 from crdtool.convert import review
 from crdtool.convert.webhook import DEFAULT_TIMEOUT_NS, answer_limit, go_duration, too_large
+from crdtool.errors import UsageError
 from crdtool.model.gofmt import go_quote, go_trim_space
 
 __all__ = ["CommandClient", "CommandError"]
 
 
-class CommandError(Exception):
-    """The converter command cannot be run at all (a usage error: exit code 2)."""
+class CommandError(UsageError):
+    """The converter command cannot be run at all: a bad --converter value (exit code 2)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, option="--converter")
 
 
 class CommandClient:
@@ -35,9 +39,9 @@ class CommandClient:
         try:
             self.argv = shlex.split(command)
         except ValueError as err:
-            raise CommandError(f"--converter {command!r}: {err}") from None
+            raise CommandError(f"{command!r}: {err}") from None
         if not self.argv:
-            raise CommandError("--converter: the command is empty")
+            raise CommandError("the command is empty")
         self.command = command
         self.timeout_ns = timeout_ns
 
@@ -57,7 +61,7 @@ class CommandClient:
             proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, start_new_session=True)
         except OSError as err:
-            raise CommandError(f"--converter {go_quote(self.command)}: cannot run it: "
+            raise CommandError(f"{go_quote(self.command)}: cannot run it: "
                                f"{err.strerror or err}") from None
         limit = answer_limit(body)
         try:

@@ -181,9 +181,12 @@ def make_context(ca_pem: bytes | None, verify: bool) -> ssl.SSLContext:
         return context
     context.verify_mode = ssl.CERT_REQUIRED
     if ca_pem:
-        # a bundle without a certificate trusts nothing: every certificate is signed by an unknown authority
+        # a bundle without a certificate trusts nothing: every certificate is signed by an unknown authority.
+        # PEM is ASCII: other bytes (outside its blocks, as Go's pem.Decode skips them) become "?", since
+        # OpenSSL takes only an ASCII text.
+        text = ca_pem.decode("ascii", "replace").replace("\ufffd", "?")
         with contextlib.suppress(ssl.SSLError, ValueError):
-            context.load_verify_locations(cadata=ca_pem.decode("ascii", "replace"))
+            context.load_verify_locations(cadata=text)
     else:
         context.load_default_certs()
     return context

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from crdtool.engine.results import Result
+from crdtool.errors import InputError
 from crdtool.load.document import Document
 from crdtool.model.errors import aggregate_message
 from crdtool.schema import crd_decode, crd_internal, crd_schema, crd_validation
@@ -64,6 +65,17 @@ def decode_internal(doc: Document, create: bool = True) -> tuple[dict | None, Re
     return crd_internal.to_internal(decoded.crd, create=create), result
 
 
+def decode_old(old: Document) -> dict:
+    """The stored CRD an update replaces, in the internal form. One the apiserver could not have
+    stored is an input error (exit 2) naming its file and line, not a finding about the new CRD."""
+    internal, answer = decode_internal(old, create=False)
+    if internal is None:
+        name = old.name if isinstance(old.name, str) and old.name else None
+        raise InputError(old.source, f"the old {CRD_KIND}{' ' + name if name else ''} cannot be decoded: "
+                                     f"{answer.status}", *(old.locate(()) or ()))
+    return internal
+
+
 def lint_document(doc: Document, old: Document | None = None, costs: bool = False) -> Result:
     """The apiserver's answer to `kubectl create` of this CRD (or an update over `old`).
 
@@ -83,9 +95,7 @@ def lint_document(doc: Document, old: Document | None = None, costs: bool = Fals
     validate_schema = _validate_schema(rule_compiler)
     old_internal = None
     if old is not None:
-        old_internal, old_result = decode_internal(old, create=False)
-        if old_internal is None:
-            raise ValueError(f"the stored CRD {old.source} cannot be decoded: {old_result.status}")
+        old_internal = decode_old(old)
         internal = crd_internal.prepare_for_update(internal, old_internal)
         errors = crd_validation.validate_crd_update(internal, old_internal, validate_schema)
     else:

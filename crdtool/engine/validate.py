@@ -20,7 +20,8 @@ from typing import Literal
 
 from crdtool.engine.registry import Registry, ServedVersion
 from crdtool.engine.results import Result
-from crdtool.load.document import Document, InputError
+from crdtool.errors import InputError
+from crdtool.load.document import Document
 from crdtool.model.errors import aggregate_message
 from crdtool.model.gofmt import go_json
 from crdtool.model.groupversion import from_api_version_and_kind, group_of

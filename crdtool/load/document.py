@@ -12,25 +12,6 @@ from crdtool.model.path import Path, Segment
 Locator = Callable[[tuple[Segment, ...]], tuple[int, int] | None]
 
 
-class InputError(Exception):
-    """Input crdtool cannot read (exit code 2), with the place it is about."""
-
-    def __init__(self, source: str, message: str, line: int | None = None, column: int | None = None) -> None:
-        super().__init__(message)
-        self.source = source
-        self.message = message
-        self.line = line
-        self.column = column
-
-    def __str__(self) -> str:
-        where = self.source
-        if self.line is not None:
-            where += f":{self.line}"
-            if self.column is not None:
-                where += f":{self.column}"
-        return f"{where}: error: {self.message}"
-
-
 class DuplicateKey(NamedTuple):
     """A mapping key given again. `line` is go-yaml's: the line of the value that would be set,
     counted from the document's start (its strict decoding names that); `position` is the

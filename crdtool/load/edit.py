@@ -36,7 +36,7 @@ _KEY_ONLY_LINE = re.compile(r"[^#\s-][^#]*:\s*(#.*)?\Z")
 
 
 class EditError(Exception):
-    """A change crdtool cannot write into the file faithfully."""
+    """A change crdtool cannot write into the file faithfully (the caller names the file in an InputError)."""
 
 
 class _Whole(Exception):

@@ -7,7 +7,7 @@ import codecs
 import os
 import tempfile
 
-from crdtool.load.document import InputError
+from crdtool.errors import InputError
 
 
 def write_text(path: str, old: str, new: str) -> bool:

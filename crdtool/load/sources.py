@@ -11,7 +11,8 @@ from contextlib import contextmanager
 
 from yaml.nodes import Node
 
-from crdtool.load.document import Document, InputError, Locator
+from crdtool.errors import InputError
+from crdtool.load.document import Document, Locator
 from crdtool.load.yamlreader import YAMLInputError, compose_documents, node_locator, read_json, read_yaml_stream
 from crdtool.model.gounquote import replace_lone_surrogate_escapes
 from crdtool.model.path import Segment

@@ -56,7 +56,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class YAMLInputError(Exception):
-    """A document that cannot be read; line and column are 1-based within the file."""
+    """A document that cannot be read; line and column are 1-based within the file. It names no file:
+    its readers turn it into the InputError (crdtool.errors) that reaches the user."""
 
     def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
         super().__init__(message)

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from crdtool.engine.lint import decode_internal, is_crd, lint_document
+from crdtool.engine.lint import decode_old, is_crd, lint_document
 from crdtool.engine.results import Result
-from crdtool.load import Document, InputError
+from crdtool.load import Document
 from crdtool.model.findings import Finding
 from crdtool.upgrade.crd_diff import diff_crds
 from crdtool.upgrade.pairing import index_by_name
@@ -43,14 +43,6 @@ def installed(old: Document) -> Document:
     return replace(old, data={**data, "status": status})
 
 
-def _check_old(old: Document) -> None:
-    """An old CRD the apiserver could not have stored is an input error (exit 2), not a finding."""
-    internal, answer = decode_internal(old, create=False)
-    if internal is None:
-        raise InputError(old.source, f"the old CustomResourceDefinition {old.name or ''} cannot be decoded: "
-                                     f"{answer.status}")
-
-
 @dataclass(slots=True)
 class Comparison:
     """What `lint --against` found: a Result per new CRD (with `findings`), the names of the CRDs
@@ -72,7 +64,7 @@ def lint_against(docs: Iterable[Document], old_docs: Iterable[Document], costs: 
         if old is not None:
             old = installed(old)
             if isinstance(doc.name, str) and doc.name not in out.compared:
-                _check_old(old)
+                decode_old(old)  # an old CRD that cannot be decoded stops the run, even if the new one is broken
                 out.compared.append(doc.name)
         result = lint_document(doc, old, costs)
         if old is not None and result.reason not in ("BadRequest", "NotFound"):

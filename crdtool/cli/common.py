@@ -143,7 +143,7 @@ def guarded(run: Callable[[], int]) -> int:
     except (SystemExit, KeyboardInterrupt, click.exceptions.Exit):
         raise
     except Exception as exc:  # a crdtool bug: say so plainly, keep the traceback for CRDTOOL_DEBUG
-        from crdtool.cli.parallel import WorkerError
+        from crdtool.engine.parallel import WorkerError
 
         if isinstance(exc, WorkerError):  # not a bug: the machine's limits (memory, processes)
             click.echo(f"crdtool: error: {exc}", err=True)

@@ -15,7 +15,7 @@ import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from yaml.nodes import MappingNode, Node, SequenceNode
 
@@ -23,7 +23,9 @@ from crdtool import KUBE_VERSION
 from crdtool.errors import InputError, SettingsError
 from crdtool.load.sources import read_text
 from crdtool.load.yamlreader import PLAIN_TAG, YAMLInputError, node_locator, read_yaml_stream
-from crdtool.model.groupversion import group_of
+
+if TYPE_CHECKING:
+    from crdtool.engine.skipped import SkipKinds
 
 __all__ = ["Config", "find_config", "load_config"]
 
@@ -69,13 +71,16 @@ class Config:
     kube_version: str | None = None
     severities: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def skip_kinds_value(self) -> SkipKinds:
+        """`skip-kinds` as the engine takes it."""
+        from crdtool.engine.skipped import SkipKinds
+
+        return SkipKinds(tuple(self.skip_kinds), self.source)
+
     def skips(self, kind: object, api_version: object) -> bool:
         """Whether a document of this kind is not to be checked (`Kind` or `Kind.group`)."""
-        if not kind or not isinstance(kind, str):
-            return False
-        group = group_of(api_version)
-        return kind in self.skip_kinds or (bool(group) and f"{kind}.{group}" in self.skip_kinds)
-
+        return self.skip_kinds_value.skips(kind, api_version)
 
 def find_config(start: str | None = None) -> str | None:
     """The settings file that applies in `start` (default: the working directory), or None."""

@@ -1,5 +1,5 @@
 """The apiserver's answers for custom resources (../shared/conformance validate, validate-update,
-prune and default), one test per case, run through the engine as the CLI runs it."""
+prune and default), one test per case, run through the engine's entry as the CLI runs it."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import json
 import pytest
 from conformance_cases import compare, document_for, params, requires_shared
 
-from crdtool.engine.registry import Registry
-from crdtool.engine.validate import Request, find_version, process, unknown_kind
+from crdtool.engine.registry import Registry, registry_of
+from crdtool.engine.run import RunRequest, run
 from crdtool.report.jsonout import result_json
 
 pytestmark = requires_shared
@@ -20,20 +20,17 @@ pytestmark = requires_shared
 def _registry(crd_json: str) -> Registry:
     """One registry per distinct CRD (the CRD of a resource case is never mutated)."""
     spec = json.loads(crd_json)
-    registry = Registry()
-    registry.add(document_for(spec, {"op": "validate", "crd": spec}, "crd"))
-    return registry
+    return registry_of([document_for(spec, {"op": "validate", "crd": spec}, "crd")])
 
 
 def _run(op: str, case: dict) -> dict:
-    registry = _registry(json.dumps(case["crd"], sort_keys=True))
-    doc = document_for(case["object"], case, "obj")
-    request = Request(version=case.get("version"), namespace=case.get("namespace"))
-    served = find_version(registry, doc, request)
-    if served is None:
-        return result_json(unknown_kind(doc, registry))
     old = document_for(case["old"], case, "old") if case.get("old") is not None else None
-    return result_json(process(doc, served, request, old=old, op="validate" if op.startswith("validate") else op))
+    request = RunRequest(documents=[document_for(case["object"], case, "obj")], olds=[old] if old else [],
+                         version=case.get("version"), namespace=case.get("namespace"),
+                         op="validate" if op.startswith("validate") else op,
+                         registry=_registry(json.dumps(case["crd"], sort_keys=True)))
+    (result,) = run(request).results
+    return result_json(result)
 
 
 @pytest.mark.parametrize("case", params("validate"))

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from crdtool.cli import cli
 from crdtool.cli.common import guarded
-from crdtool.cli.parallel import WorkerError
+from crdtool.engine.parallel import WorkerError
 from crdtool.convert.command import CommandError
 from crdtool.errors import (
     EXIT_FINDINGS,

@@ -9,7 +9,7 @@ import os
 from click.testing import CliRunner
 
 from crdtool.cli import cli
-from crdtool.cli.parallel import CHUNK, plan_tasks
+from crdtool.engine.parallel import CHUNK, plan_tasks
 from crdtool.load.document import Document
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures")
@@ -61,12 +61,14 @@ def test_progress_bar_on_a_terminal(monkeypatch) -> None:
 
     terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
-    with resources._progress(resources.PROGRESS_AT) as advance:
-        advance(resources.PROGRESS_AT)
+    with resources._ProgressBar() as bar:
+        bar.start(resources.PROGRESS_AT)
+        bar.advance(resources.PROGRESS_AT)
     shown = terminal.getvalue()
     assert "checking" in shown
-    with resources._progress(resources.PROGRESS_AT - 1) as advance:  # too few to bother
-        advance(1)
+    with resources._ProgressBar() as bar:  # too few to bother
+        bar.start(resources.PROGRESS_AT - 1)
+        bar.advance(1)
     assert terminal.getvalue() == shown
 
 
@@ -88,7 +90,7 @@ def _in_a_process(code: str, *limits: tuple[int, int]):
 def test_a_worker_that_dies_ends_the_run_with_an_error_not_a_wait() -> None:
     out = _in_a_process("""
 import os
-from crdtool.cli.parallel import Task, WorkerError, run_tasks
+from crdtool.engine.parallel import Task, WorkerError, run_tasks
 
 def exit_in_worker(task):
     os._exit(7)
@@ -117,8 +119,9 @@ def test_cli_a_dying_worker_is_exit_2_with_a_message() -> None:
     fixtures = os.path.abspath(FIXTURES)
     out = _in_a_process(f"""
 import os, sys
-from crdtool.cli import main, resources
-resources._check_object = lambda *args: os._exit(9)
+from crdtool.cli import main
+from crdtool.engine import run
+run._check_object = lambda *args: os._exit(9)
 sys.argv = ["crdtool", "--no-config", "validate", "-j", "2", "{fixtures}/crontab-validated", "{fixtures}/crontab-cel"]
 main()
 """)

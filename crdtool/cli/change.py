@@ -46,19 +46,16 @@ def change_command(name: str, summary: str, objects_help: str) -> click.Command:
             # `default -o yaml|json` prints objects as stored: the apiserver decodes (prunes) them first;
             # the report (--format) stays the engine's step alone, as the conformance cases define it
             stored = name == "default" and not report and output in ("yaml", "json")
+            shows_diff = not report and output == "diff"
             outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
-                                  op="prune" if stored else name, jobs=jobs)
+                                  op=name, jobs=jobs, stored=stored, edits=shows_diff or write)
             if nothing_checked(bool(outcome.results), allow_empty, "custom resource", paths, outcome.skipped):
                 return EXIT_INPUT
-            if stored:
-                _default_decoded(outcome.results)
-            shows_diff = not report and output == "diff"
-            files = plan_files([(r.document, _edited(name, r)) for r in outcome.results]) \
-                if shows_diff or write else []
+            files = plan_files([(r.document, r.edit) for r in outcome.results]) if shows_diff or write else []
             if report:
                 from crdtool.cli.emit import emit
 
-                emit(outcome.results, fmt, color, lambda r: "", "object", outcome.notes if resolve_verbose() else [],
+                emit(outcome.results, fmt, color, "object", outcome.notes if resolve_verbose() else [],
                      skipped=outcome.skipped)
             elif output in ("yaml", "json"):
                 _print_objects([r.object for r in outcome.results if r.object is not None], output)
@@ -73,35 +70,6 @@ def change_command(name: str, summary: str, objects_help: str) -> click.Command:
         sys.exit(guarded(run))
 
     return command
-
-
-def _default_decoded(results: list) -> None:
-    """Apply the defaults to the decoded (pruned) objects, as the apiserver does before it stores one
-    (the engine's `default` step alone defaults the object as given)."""
-    from crdtool.schema.defaulting import apply_defaults
-
-    for r in results:
-        if r.object is not None:
-            r.defaulted = apply_defaults(r.object, r.crd_version.structural)
-
-
-def _edited(name: str, result) -> Any:
-    """The input as the diff and --write change it: only what the step removes or adds, to the
-    document as written; None when that is nothing. (The apiserver's object, `result.object`, is
-    also decoded: `default` prunes it first, and ObjectMeta's round trip rewrites metadata, e.g. an
-    ownerReference's missing uid written as "": not edits to make in a user's file.)"""
-    if result.object is None:
-        return None
-    from crdtool.schema.defaulting import apply_defaults, json_copy
-    from crdtool.schema.pruning import prune
-    from crdtool.schema.values_go import deep_equal
-
-    edited = json_copy(result.document.data)
-    if name == "prune":
-        prune(edited, result.crd_version.structural)
-    else:
-        apply_defaults(edited, result.crd_version.structural)
-    return None if deep_equal(edited, result.document.data) else edited
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,9 +48,9 @@ def command(paths, crd_paths, output, namespace, all_namespaces, no_headers, api
     fmt, _ = resolve_output(output_format, no_color)
 
     def run() -> int:
-        from crdtool.cli.resources import load_registry
         from crdtool.columns.printer import PrintOptions, render
         from crdtool.columns.view import Listing, build_view
+        from crdtool.engine.registry import load_registry
 
         docs = read_documents(paths)
         registry = load_registry(read_documents(crd_paths) if crd_paths else [], docs, serve_rejected=True)

@@ -27,11 +27,10 @@ from crdtool.cli.common import (
     resolve_verbose,
     verbose_option,
 )
-from crdtool.model.groupversion import group_of
 
 
 def _timeout_ns(value: str) -> int:
-    from crdtool.schema.formats import go_duration_nanos
+    from crdtool.model.goduration import go_duration_nanos
 
     text = value.strip()
     nanos = go_duration_nanos(text) if not text.replace(".", "", 1).isdigit() else int(float(text) * 10**9)
@@ -94,8 +93,8 @@ def command(paths, crd_paths, to, output, write, roundtrip, target_defaults, web
             raise click.BadParameter(str(err), param_hint="'--webhook-url'") from None
 
     def run() -> int:
-        from crdtool.cli.resources import load_registry
         from crdtool.convert.pipeline import ConvertRequest, convert_documents
+        from crdtool.engine.registry import load_registry
         from crdtool.errors import InputError
 
         ca_override = None
@@ -123,7 +122,7 @@ def command(paths, crd_paths, to, output, write, roundtrip, target_defaults, web
         elif fmt in FINDINGS_FORMATS:
             from crdtool.cli.emit import emit
 
-            emit(_findings(results), fmt, color, _resource, "object", notes, skipped=skipped)
+            emit(_findings(results), fmt, color, "object", notes, skipped=skipped)
         elif output in ("yaml", "json"):
             _print_objects(results, output)
         else:
@@ -178,12 +177,6 @@ class _ConverterFactory:
 
 
 # ---------------------------------------------------------------- output
-
-def _resource(result) -> str:
-    """kubectl's resource name of a result (`pizza.restaurant.programming-kubernetes.info`)."""
-    group = group_of(result.api_version)
-    return f"{(result.kind or '').lower()}.{group}"
-
 
 def _label(c) -> str:
     doc = c.document

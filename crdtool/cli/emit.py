@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 
 import click
 
@@ -11,7 +10,7 @@ from crdtool.cli.common import console, resolve_quiet
 from crdtool.engine.results import Result
 
 
-def emit(results: list[Result], fmt: str, color: bool, resource_of: Callable[[Result], str], noun: str,
+def emit(results: list[Result], fmt: str, color: bool, noun: str,
          notes: list[str] | None = None, counted: list[tuple[list[Result], str]] | None = None,
          quiet: bool | None = None, skipped: list | None = None) -> None:
     """Print results as text (default), JSON, exactly what kubectl prints, or for CI as SARIF, GitHub
@@ -48,11 +47,9 @@ def emit(results: list[Result], fmt: str, color: bool, resource_of: Callable[[Re
         from crdtool.report import kubectl
 
         for r in results:
-            if r.field_validation == "Warn":
-                r.warnings = [*r.strict_findings, *r.warnings]
             sys.stderr.write(kubectl.warnings_text(r))
             if r.valid:
-                sys.stdout.write(kubectl.success_text(r, resource_of(r)))
+                sys.stdout.write(kubectl.success_text(r))
             else:
                 sys.stderr.write(kubectl.error_text(r))
         return

@@ -77,8 +77,7 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
             results = lint(docs, old_docs, costs=costs)
         for r in results:
             r.field_validation = field_validation
-        emit(results, fmt, color, lambda r: "customresourcedefinition.apiextensions.k8s.io",
-             "CustomResourceDefinition", notes=notes, skipped=skipped)
+        emit(results, fmt, color, "CustomResourceDefinition", notes=notes, skipped=skipped)
         if against and fmt == "text" and not resolve_quiet():
             from crdtool.report.text import findings_summary
             click.echo(findings_summary(results) if comparison.compared else

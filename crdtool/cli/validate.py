@@ -17,7 +17,6 @@ from crdtool.cli.common import (
 )
 from crdtool.cli.emit import emit
 from crdtool.cli.resources import resource_options, run_objects
-from crdtool.model.groupversion import group_of
 
 
 @click.command("validate")
@@ -44,14 +43,8 @@ def command(paths, crd_paths, version, namespace, field_validation, skip_unknown
         if crds:
             counted.insert(0, (crds, "CustomResourceDefinition"))
         notes = [*outcome.crd_notes, *(outcome.notes if resolve_verbose() else [])]
-        emit(results, fmt, color, _resource, "object", notes, counted, skipped=outcome.skipped)
+        emit(results, fmt, color, "object", notes, counted, skipped=outcome.skipped)
         return EXIT_FINDINGS if any(not r.valid for r in results) else EXIT_OK
 
     sys.exit(guarded(run))
 
-
-def _resource(result) -> str:
-    if result.kind == "CustomResourceDefinition":
-        return "customresourcedefinition.apiextensions.k8s.io"
-    group = group_of(result.api_version)
-    return f"{(result.kind or '').lower()}.{group}"

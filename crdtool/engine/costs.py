@@ -19,7 +19,7 @@ from crdtool.schema.crd_schema import (
     RuleCompileRequest,
 )
 
-__all__ = ["CostRecorder", "RuleCost"]
+__all__ = ["STATIC_ESTIMATED_COST_LIMIT", "STATIC_ESTIMATED_CRD_COST_LIMIT", "CostRecorder", "RuleCost"]
 
 
 @dataclass(frozen=True, slots=True)

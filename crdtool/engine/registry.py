@@ -4,6 +4,7 @@ group/version/kind as the apiserver's REST mapping finds them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from functools import cached_property
@@ -79,11 +80,6 @@ class ServedVersion:
         """The kind as the apiserver's status texts name it: `CronTab.stable.example.com`."""
         return f"{self.kind}.{self.group}"
 
-    @property
-    def resource(self) -> str:
-        """kubectl's resource name in `crontab.stable.example.com/x created`."""
-        return f"{self.kind.lower()}.{self.group}"
-
 
 @dataclass
 class Registry:
@@ -145,9 +141,28 @@ def _v1_versions(data: Any) -> list[dict]:
     return [v for v in versions if isinstance(v, dict)] if isinstance(versions, list) else []
 
 
-def build_registry(docs: Iterable[Document]) -> Registry:
+def unique_crds(named: list[Document], docs: list[Document]) -> list[Document]:
+    """The CRDs named with -c and those among the inputs, each once (a file both named and among
+    the inputs is read once)."""
+    seen: set[tuple[str, int, int | None]] = set()
+    out = []
+    for doc in [*named, *docs]:
+        key = (os.path.realpath(doc.source), doc.index, doc.item)
+        if is_crd(doc) and key not in seen:
+            seen.add(key)
+            out.append(doc)
+    return out
+
+
+def registry_of(crds: Iterable[Document], serve_rejected: bool = False) -> Registry:
+    """A registry of these CRDs, each linted once; `serve_rejected` serves CRDs the apiserver would
+    refuse too."""
     registry = Registry()
-    for doc in docs:
-        if is_crd(doc):
-            registry.add(doc)
+    for doc in crds:
+        registry.add(doc, serve_rejected=serve_rejected)
     return registry
+
+
+def load_registry(named: list[Document], docs: list[Document], serve_rejected: bool = False) -> Registry:
+    """The registry of the CRDs named with -c and those among the inputs."""
+    return registry_of(unique_crds(named, docs), serve_rejected)

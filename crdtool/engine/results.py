@@ -66,6 +66,12 @@ class Result:
     rule_costs: list | None = None
     #: The request's fieldValidation: Strict (kubectl's default) refuses unknown and duplicate fields.
     field_validation: str = "Strict"
+    #: The apiserver's 400 to the request kubectl sends, where it differs from its answer to the
+    #: object (`status`): see engine.validate.sent_status.
+    sent_status: str | None = None
+    #: `prune` and `default`: the document's new value as the diff and --write change it (only the
+    #: step's change, to the document as written), None when unchanged (engine.edits.file_edit).
+    edit: Any = None
 
     @property
     def strict_findings(self) -> list[str]:
@@ -75,6 +81,14 @@ class Result:
             return []
         dups = self.strict_decoding_errors
         return [*dups, *(w for w in self.field_validation_warnings if w not in dups)]
+
+    @property
+    def server_warnings(self) -> list[str]:
+        """The warnings the apiserver returns: under fieldValidation=Warn the strict decoding
+        findings first (the decoder reports them before the strategy runs), then the strategy's."""
+        if self.field_validation == "Warn":
+            return [*self.strict_findings, *self.warnings]
+        return list(self.warnings)
 
     @property
     def strict_status(self) -> str | None:

@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from crdtool.load.document import Document
+from crdtool.model.groupversion import group_of
+
 #: reason -> (JSON key, how the summary names such documents: singular, plural).
 REASONS: dict[str, tuple[str, str, str]] = {
     "built-in": ("builtIn", "built-in object not checked", "built-in objects not checked"),
@@ -38,6 +41,28 @@ class Skipped:
             return f"{self.source}#{self.index}: skipped {self.detail}"
         return f"{self.source}#{self.index}: skipped {self.api_version}, Kind={self.kind}: {self.detail}"
 
+
+
+@dataclass(frozen=True)
+class SkipKinds:
+    """The settings' `skip-kinds`: kinds not to check (`Kind` or `Kind.group`), and the settings
+    file naming them (said in each skipped document's reason)."""
+
+    kinds: tuple[str, ...] = ()
+    source: str | None = None
+
+    def skips(self, kind: object, api_version: object) -> bool:
+        """Whether a document of this kind is not to be checked."""
+        if not kind or not isinstance(kind, str):
+            return False
+        group = group_of(api_version)
+        return kind in self.kinds or (bool(group) and f"{kind}.{group}" in self.kinds)
+
+    def skipped(self, doc: Document) -> Skipped | None:
+        """The record of `doc` when it is of a kind not to check, else None."""
+        if not self.skips(doc.kind, doc.api_version):
+            return None
+        return Skipped(doc.source, doc.index, doc.api_version, doc.kind, "skip-kinds", f"skip-kinds in {self.source}")
 
 def counts(skipped: list[Skipped]) -> dict[str, int]:
     """The JSON output's counts: reason's JSON key -> number of documents, in REASONS' order."""

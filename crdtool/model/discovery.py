@@ -30,7 +30,7 @@ from importlib import resources
 from typing import Any
 
 from crdtool.model.gofmt import go_quote
-from crdtool.model.groupversion import GroupVersion, GroupVersionError, parse_group_version
+from crdtool.model.groupversion import GroupVersion, GroupVersionError, group_of, parse_group_version
 
 KUBERNETES_VERSION = "1.36"
 _DATA_FILE = f"discovery-{KUBERNETES_VERSION}.json"
@@ -178,6 +178,14 @@ def mapping_not_found_message(name: str, namespace: str, source: str, no_match: 
     return (f"resource mapping not found for name: {go_quote(name)} namespace: {go_quote(namespace)} "
             f"from {go_quote(source)}: {no_match}\nensure CRDs are installed first")
 
+
+
+def printed_kind(api_version: object, kind: object) -> str:
+    """What kubectl's name printer writes before `/NAME created`: the object's kind in lower case,
+    then `.group` unless the group is the core one (cli-runtime's NamePrinter, `crontab.stable.example.com`)."""
+    group = group_of(api_version)
+    kind_text = (kind if isinstance(kind, str) else "").lower()
+    return f"{kind_text}.{group}" if group else kind_text
 
 # ---------------------------------------------------------------- the data
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from crdtool.engine.costs import STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT
 from crdtool.engine.results import Result
-from crdtool.schema.crd_schema import STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT
 
 __all__ = ["render_costs"]
 

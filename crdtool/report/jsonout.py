@@ -53,7 +53,7 @@ def result_json(result: Result) -> dict[str, Any]:
         "valid": result.valid,
         "errors": [error_json(result, e) for e in result.errors],
         "status": result.status,
-        "warnings": result.warnings,
+        "warnings": result.server_warnings,
         "object": go_json_data(result.object),
         "pruned": result.pruned,
         "defaulted": result.defaulted,

@@ -8,7 +8,6 @@ An Invalid (422) answer is printed from the status causes, deduplicated, one per
 from __future__ import annotations
 
 from crdtool.engine.results import Result
-from crdtool.model.errors import NAMESPACE_MISMATCH
 from crdtool.model.gofmt import go_quote
 
 
@@ -29,15 +28,6 @@ def invalid_text(result: Result) -> str:
     return f"{head}: \n" + "".join(f"* {c}\n" for c in causes)
 
 
-#: What Go's URL encoding leaves as it is in a path segment; kubectl escapes anything else in the
-#: namespace of the request path, and the apiserver then sees a namespace other than the object's.
-_PATH_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~$&+,:;=@")
-
-
-def _escaped_in_path(namespace: str) -> bool:
-    return not set(namespace) <= _PATH_SAFE
-
-
 def error_text(result: Result, verb: str = "creating") -> str:
     """What kubectl writes to stderr for a refused document ('' when accepted)."""
     if result.valid:
@@ -48,9 +38,8 @@ def error_text(result: Result, verb: str = "creating") -> str:
     strict = result.strict_status
     if strict is not None:
         return f"Error from server (BadRequest): error when {verb} {go_quote(source)}: {strict}\n"
-    served = result.crd_version
-    if served is not None and served.namespaced and result.namespace and _escaped_in_path(result.namespace):
-        return f"Error from server (BadRequest): error when {verb} {go_quote(source)}: {NAMESPACE_MISMATCH}\n"
+    if result.sent_status is not None:
+        return f"Error from server (BadRequest): error when {verb} {go_quote(source)}: {result.sent_status}\n"
     if result.reason == "Invalid":
         return invalid_text(result)
     if result.reason == "NotFound":
@@ -77,9 +66,11 @@ def _namespace(data: object) -> str:
 
 def warnings_text(result: Result) -> str:
     """The server's warnings as kubectl's warning handler prints them."""
-    return "".join(f"Warning: {w}\n" for w in result.warnings)
+    return "".join(f"Warning: {w}\n" for w in result.server_warnings)
 
 
-def success_text(result: Result, resource: str) -> str:
-    """What kubectl writes to stdout for an accepted document (`resource` is e.g. `crontab.stable.example.com`)."""
-    return f"{resource}/{result.name} created (server dry run)\n"
+def success_text(result: Result) -> str:
+    """What kubectl writes to stdout for an accepted document (`crontab.stable.example.com/x created ...`)."""
+    from crdtool.model.discovery import printed_kind
+
+    return f"{printed_kind(result.api_version, result.kind)}/{result.name} created (server dry run)\n"

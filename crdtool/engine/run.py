@@ -1,0 +1,244 @@
+"""One run of `validate`, `prune` or `default`: every document of the inputs through the engine.
+
+The one entry the command line and the conformance tests share: documents already read go in (a
+RunRequest), the apiserver's answers come out (a RunOutcome). On the way: documents of built-in
+kinds and of the settings' skip-kinds are passed over (with their reasons), the CRDs are deduplicated
+and linted once into a registry, each object is paired with its stored object (`--old`), and the
+objects are shared out over worker processes (engine.parallel) when asked; results come back in
+input order, as one process gives them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from crdtool.engine.skipped import SkipKinds, Skipped
+from crdtool.engine.validate import Operation, Request
+from crdtool.load.document import Document
+
+if TYPE_CHECKING:
+    from crdtool.engine.parallel import Task
+    from crdtool.engine.registry import Registry
+    from crdtool.engine.results import Result
+
+__all__ = ["Progress", "RunOutcome", "RunRequest", "run"]
+
+
+class Progress(Protocol):
+    """Told how many objects a run checks, then of each batch checked (a progress bar)."""
+
+    def start(self, total: int) -> None: ...
+
+    def advance(self, done: int) -> None: ...
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """What to run: the inputs' documents, the CRDs named with -c, the stored objects of an update,
+    and the request's options as the command line's flags give them."""
+
+    documents: Sequence[Document]
+    crds: Sequence[Document] = ()
+    olds: Sequence[Document] = ()
+    version: str | None = None
+    namespace: str | None = None
+    field_validation: str = "Strict"
+    skip_unknown_kinds: bool = False
+    op: Operation = "validate"
+    jobs: int = 1
+    skip_kinds: SkipKinds = SkipKinds()
+    #: `default` only: the objects as the apiserver stores them (decoded, i.e. pruned, then defaulted)
+    #: instead of the defaulting step alone.
+    stored: bool = False
+    #: `prune` and `default`: compute each result's file edit (Result.edit) for the diff and --write.
+    edits: bool = False
+    progress: Progress | None = None
+    #: The CRDs already in a registry (built once for many runs, as the conformance tests do):
+    #: used instead of `crds` and the inputs' CRDs, in this process.
+    registry: Registry | None = None
+
+
+@dataclass
+class RunOutcome:
+    """The results of a run: CRD lint results, object results, and what was not checked."""
+
+    #: The CRDs among the inputs (linted).
+    crd_results: list[Result]
+    #: The objects' results, in input order.
+    results: list[Result]
+    #: Documents not checked, each with its reason (engine.skipped).
+    skipped: list[Skipped] = field(default_factory=list)
+    #: CRDs named with -c (not among the inputs) that the apiserver would refuse.
+    refused_crds: list[Result] = field(default_factory=list)
+    #: What crdtool could not check in the CRDs named with -c (rules it cannot evaluate), always shown.
+    crd_notes: list[str] = field(default_factory=list)
+
+    @property
+    def notes(self) -> list[str]:
+        """What --verbose says: which documents were skipped and why."""
+        return [s.note() for s in self.skipped]
+
+
+def run(request: RunRequest) -> RunOutcome:
+    """Every custom resource of the inputs through the engine's `request.op`."""
+    from crdtool.engine.registry import unique_crds
+
+    docs = list(request.documents)
+    crds = unique_crds(list(request.crds), docs)
+    objects, skipped, unmapped = _sort_documents(docs, request.skip_kinds)
+    if request.progress is not None:
+        request.progress.start(len(objects))
+    if request.registry is not None:
+        outputs = [_check_object(doc, request.registry, request) for doc in objects]
+        lint_results = request.registry.lint_results
+    elif request.jobs > 1 and len(objects) > 1:
+        outputs, lint_results = _check_in_parallel(crds, objects, request)
+    else:
+        outputs, lint_results = _check_here(crds, objects, request)
+    results = list(unmapped)
+    for result, passed in outputs:
+        if passed is not None:
+            skipped.append(passed)
+        if result is not None:
+            results.append(result)
+    order = {id(d): n for n, d in enumerate(docs)}
+    results.sort(key=lambda r: order.get(id(r.document), 0))
+    skipped.sort(key=lambda s: (s.source, s.index))
+    _finish_changes(results, request)
+    return _outcome(docs, lint_results, results, skipped, request.field_validation)
+
+
+def _sort_documents(docs: list[Document], skip_kinds: SkipKinds) -> tuple[list[Document], list[Skipped], list]:
+    """The documents to check as custom resources, those passed over, and kubectl's no-matches
+    answers for built-in groups' kinds 1.36 does not serve (CRDs are neither: the registry's)."""
+    from crdtool.engine.builtin import builtin_lookup, no_kind_match
+    from crdtool.engine.lint import is_crd
+
+    objects: list[Document] = []
+    skipped: list[Skipped] = []
+    unmapped: list = []
+    for doc in docs:
+        if is_crd(doc):
+            continue
+        builtin = builtin_lookup(doc)
+        passed = skip_kinds.skipped(doc)
+        if passed is not None:
+            skipped.append(passed)
+        elif builtin is None:
+            objects.append(doc)
+        elif builtin.no_match:
+            unmapped.append(no_kind_match(doc, builtin))
+        else:
+            skipped.append(Skipped(doc.source, doc.index, doc.api_version, doc.kind, "built-in", "a built-in kind"))
+    return objects, skipped, unmapped
+
+
+def _check_object(doc: Document, registry: Registry, request: RunRequest) -> tuple[Any, Any]:
+    """One object's result, or (None, Skipped) when it is skipped."""
+    from crdtool.engine.validate import find_version, process, unknown_kind
+
+    step = Request(version=request.version, namespace=request.namespace, field_validation=request.field_validation)
+    served = find_version(registry, doc, step)
+    if served is not None:
+        op = "prune" if request.stored and request.op == "default" else request.op
+        return process(doc, served, step, old=_matching_old(request.olds, doc), op=op), None
+    if request.skip_unknown_kinds:
+        if doc.kind:
+            why = Skipped(doc.source, doc.index, doc.api_version, doc.kind, "unknown-kind",
+                          "no CustomResourceDefinition")
+        else:
+            why = Skipped(doc.source, doc.index, doc.api_version, doc.kind, "not-an-object",
+                          "not a Kubernetes object (no kind)")
+        return None, why
+    return unknown_kind(doc, registry), None
+
+
+def _check_here(crds: list[Document], objects: list[Document], request: RunRequest) -> tuple[list, list]:
+    """The objects' outputs and the CRDs' lint results, in this process."""
+    from crdtool.engine.registry import registry_of
+
+    registry = registry_of(crds)
+    outputs = []
+    for doc in objects:
+        outputs.append(_check_object(doc, registry, request))
+        if request.progress is not None:
+            request.progress.advance(1)
+    return outputs, registry.lint_results
+
+
+def _check_in_parallel(crds: list[Document], objects: list[Document], request: RunRequest) -> tuple[list, list]:
+    """The objects' outputs and the CRDs' lint results, as one process would give them, from `jobs`."""
+    from crdtool.engine.parallel import plan_tasks, run_tasks
+    from crdtool.engine.registry import registry_of
+
+    registries: dict[tuple[int, ...], Registry] = {}  # per worker: a group's registry serves its next slice
+
+    def work(task: Task) -> tuple[list, list]:
+        registry = registries.get(task.crds)
+        if registry is None:
+            registry = registries[task.crds] = registry_of([crds[i] for i in task.crds])
+        outputs = [_check_object(objects[i], registry, request) for i in task.objects]
+        for result, _ in outputs:
+            if result is not None:
+                result.document = None  # put back by the parent: it has the documents
+        lints = list(registry.lint_results)
+        for result in lints:
+            result.document = None
+        return outputs, lints
+
+    tasks = plan_tasks(crds, objects)
+    outputs: list = [None] * len(objects)
+    lint_results: list = [None] * len(crds)
+    advance = request.progress.advance if request.progress is not None else None
+    for task, (task_outputs, lints) in zip(tasks, run_tasks(tasks, work, request.jobs, advance), strict=True):
+        for i, output in zip(task.objects, task_outputs, strict=True):
+            if output[0] is not None:
+                output[0].document = objects[i]
+            outputs[i] = output
+        for i, result in zip(task.crds, lints, strict=True):
+            result.document = crds[i]
+            lint_results[i] = result
+    return outputs, lint_results
+
+
+def _finish_changes(results: list[Result], request: RunRequest) -> None:
+    """`prune` and `default`: the objects as stored, and the file edits, when asked."""
+    if request.op == "validate":
+        return
+    from crdtool.engine.edits import default_stored, file_edit
+
+    for result in results:
+        if request.stored and request.op == "default":
+            default_stored(result)
+        if request.edits:
+            result.edit = file_edit(result, request.op)
+
+
+def _outcome(docs: list[Document], lint_results: list[Result], results: list[Result], skipped: list[Skipped],
+             field_validation: str) -> RunOutcome:
+    """The CRD results split into those among the inputs and those named with -c."""
+    inputs = {os.path.realpath(d.source) for d in docs}
+    crd_results = [r for r in lint_results if os.path.realpath(r.document.source) in inputs]
+    # A CRD named with -c that the apiserver would refuse: shown too, to say why.
+    refused = [r for r in lint_results if not r.valid and r not in crd_results]
+    for r in [*crd_results, *refused]:
+        r.field_validation = field_validation
+    crd_notes = [_note_text(r, n) for r in lint_results if r not in crd_results for n in r.notes]
+    return RunOutcome(crd_results, results, skipped, refused, crd_notes)
+
+
+def _note_text(result: Result, note: Any) -> str:
+    position = result.position(note)
+    where = f"{result.document.source}:{position[0]}:{position[1]}" if position else result.document.source
+    return f"{where}: {note.path}: {note.message}"
+
+
+def _matching_old(olds: Sequence[Document], doc: Document) -> Document | None:
+    """The stored object an update replaces: same kind, namespace and name (or the only one)."""
+    same = [o for o in olds if o.kind == doc.kind and o.name == doc.name]
+    if same:
+        return same[0]
+    return olds[0] if len(olds) == 1 else None

@@ -15,8 +15,8 @@ from crdtool.schema.crd_conversion import (
     ca_bundle_error,
     has_valid_conversion_review_version_or_empty,
 )
-from crdtool.schema.default_rules import would_prune
 from crdtool.schema.options import ValidationOptions
+from crdtool.schema.pruning import would_prune
 from crdtool.schema.structural import NotStructuralError, new_structural
 from crdtool.schema.structural_rules import is_structural
 

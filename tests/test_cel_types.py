@@ -10,7 +10,7 @@ from crdtool.cel.literals import literal_issues, unquote
 from crdtool.cel.names import escape, unescape
 from crdtool.cel.types import MAX_REQUEST_SIZE_BYTES, schema_decl_type
 from crdtool.cel.values import to_cel
-from crdtool.schema.formats import go_duration_nanos
+from crdtool.model.gotime import go_duration_nanos
 from crdtool.schema.structural import new_structural
 
 

@@ -13,7 +13,7 @@ import re
 import re2
 
 from crdtool.cel.errors import CompileIssue
-from crdtool.schema.formats import go_duration_nanos
+from crdtool.model.gotime import go_duration_nanos
 
 __all__ = ["literal_issues", "unquote"]
 

@@ -203,3 +203,8 @@ def go_json_kind(value: Any) -> str:
 def go_trim_space(s: str) -> str:
     """strings.TrimSpace."""
     return s.strip(_GO_SPACE)
+
+
+def go_is_space(ch: str) -> bool:
+    """unicode.IsSpace of one character."""
+    return len(ch) == 1 and ch in _GO_SPACE

@@ -1,0 +1,11 @@
+"""Go's texts of values (crdtool.model.gofmt): the white space of Go's unicode package."""
+
+from __future__ import annotations
+
+from crdtool.model.gofmt import go_is_space, go_trim_space
+
+
+def test_go_space_is_unicode_is_space_not_pythons():
+    assert all(go_is_space(ch) for ch in "\t\n\v\f\r \x85\xa0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000")
+    assert not any(go_is_space(ch) for ch in "\x1c\x1d\x1e\x1f\u200bx")  # str.isspace takes U+001C..U+001F
+    assert go_trim_space("\x1c a\u3000 ") == "\x1c a"

@@ -124,11 +124,18 @@ def go_json_data(value: Any) -> Any:
 
 
 def go_value(v: Any) -> str:
-    """`%v` of a scalar as field errors print numbers and booleans."""
+    """`%v` (fmt.Sprint) of a value decoded from JSON into interface{}: numbers and booleans as Go
+    prints them, nil as `<nil>`, maps as `map[k:v ...]` with sorted keys, slices as `[a b]`."""
+    if v is None:
+        return "<nil>"
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, float):
         return go_float_g(v)
+    if isinstance(v, dict):
+        return "map[" + " ".join(f"{k}:{go_value(v[k])}" for k in sorted(v)) + "]"
+    if isinstance(v, list):
+        return "[" + " ".join(go_value(x) for x in v) + "]"
     return str(v)
 
 

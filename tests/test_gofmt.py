@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from crdtool.model.gofmt import go_is_space, go_trim_space, go_value
+from crdtool.model.gofmt import go_is_print, go_is_space, go_trim_space, go_value
 
 
 def test_go_space_is_unicode_is_space_not_pythons():
@@ -14,3 +14,8 @@ def test_go_space_is_unicode_is_space_not_pythons():
 def test_go_value_is_fmt_sprint_of_decoded_json():
     assert go_value({"b": [1, 2.5, None], "a": True, "c": "x y"}) == "map[a:true b:[1 2.5 <nil>] c:x y]"
     assert [go_value(v) for v in (1e21, 1e-7, -0.0, 3, "s")] == ["1e+21", "1e-07", "-0", "3", "s"]
+
+
+def test_go_is_print_is_unicode_is_print():
+    assert all(go_is_print(ch) for ch in "a É1.€ \u0301")
+    assert not any(go_is_print(ch) for ch in "\t\n\x7f\xa0\u2028\u200b")

@@ -20,10 +20,9 @@ class GoStruct(dict):
     """A Go struct value: json.Marshal keeps its field order (plain dicts are Go maps, sorted)."""
 
 
-def _is_go_printable(ch: str) -> bool:
-    if ch == " ":
-        return True
-    return unicodedata.category(ch)[0] in _PRINTABLE_CATEGORIES
+def go_is_print(ch: str) -> bool:
+    """unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space."""
+    return ch == " " or unicodedata.category(ch)[0] in _PRINTABLE_CATEGORIES
 
 
 def go_quote(s: str) -> str:
@@ -37,7 +36,7 @@ def go_quote(s: str) -> str:
             out.append(ch)
         elif 0xDC80 <= ord(ch) <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
             out.append("\\x%02x" % (ord(ch) - 0xDC00))
-        elif _is_go_printable(ch):
+        elif go_is_print(ch):
             out.append(ch)
         elif ord(ch) < 0x80:
             out.append(f"\\x{ord(ch):02x}")

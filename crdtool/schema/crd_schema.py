@@ -23,6 +23,7 @@ from crdtool.schema.crd_gostruct import schema_props, validation_rule
 from crdtool.schema.default_rules import validate_defaults
 from crdtool.schema.format_warnings import schema_warnings
 from crdtool.schema.options import ValidationOptions
+from crdtool.schema.pruning import META_FIELDS
 from crdtool.schema.structural import NotStructuralError, Structural, new_structural, valid_field_path
 from crdtool.schema.structural_rules import list_and_map_type_errors, validate_structural
 from crdtool.schema.values import compile_schema
@@ -35,7 +36,6 @@ SUPPORTED_VALIDATION_REASONS = ("FieldValueDuplicate", "FieldValueForbidden", "F
 STATIC_ESTIMATED_COST_LIMIT = 10_000_000
 STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000
 MAX_UINT64 = (1 << 64) - 1
-META_FIELDS = frozenset(("metadata", "kind", "apiVersion"))
 
 # The internal JSONSchemaProps fields in declaration order, with their JSON names and how a zero
 # value looks ("s": empty string, "b": false, "p": nil pointer, slice or map).

@@ -10,7 +10,7 @@ from crdtool.cel.literals import literal_issues, unquote
 from crdtool.cel.names import escape, unescape
 from crdtool.cel.types import MAX_REQUEST_SIZE_BYTES, schema_decl_type
 from crdtool.cel.values import to_cel
-from crdtool.model.goduration import go_duration_nanos
+from crdtool.model.gotime import go_duration_nanos
 from crdtool.schema.structural import new_structural
 
 
@@ -82,6 +82,15 @@ def test_literal_validators_at_the_literal() -> None:
                             "&& duration('1d') > duration('1h') && self == 'duration(\\'x\\')'")
     assert [(i.column, i.message) for i in issues] == [
         (11, "invalid timestamp argument"), (71, "invalid matches argument"), (88, "invalid duration argument")]
+
+
+@pytest.mark.parametrize(("literal", "valid"), [
+    ("2020-01-01T00:00:00Z", True), ("2020-01-01T1:00:00.5+01:00", True), ("9999-12-31T23:59:59.9Z", True),
+    ("0000-12-31T23:30:00-01:00", True), ("0001-01-01T00:00:00+00:01", False), ("2020-02-30T00:00:00Z", False),
+    ("2020-01-01T00:00:00+24:60", True), ("2020-01-01T00:00:00+25:00", False), ("2020-01-01", False),
+])
+def test_timestamp_literals_as_cel_go_converts_them(literal: str, valid: bool) -> None:
+    assert (literal_issues(f"timestamp('{literal}') == self") == []) is valid
 
 
 def test_unquote() -> None:

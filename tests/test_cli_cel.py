@@ -97,6 +97,17 @@ def test_compile_errors_read_as_the_apiservers(tmp_path: Path) -> None:
             "'(int, bool)'") in res.output
 
 
+def test_timestamp_literals_are_checked_as_cel_go_converts_them(tmp_path: Path) -> None:
+    """time.Parse(time.RFC3339) takes a one-digit hour and a comma fraction; the moment must be in years 1-9999."""
+    crd = tmp_path / "crd.json"
+    for literal, refused in (("2020-01-01T1:00:00,5Z", False), ("0001-01-01T00:00:00+01:00", True),
+                             ("2020-01-01T10:00:00+25:00", True)):
+        crd.write_text(_crd(f"self.a < timestamp('{literal}')", {"a": {"type": "string", "format": "date-time"}}))
+        res = run("lint", str(crd))
+        assert res.exit_code == int(refused), (literal, res.output)
+        assert ("compilation failed: ERROR: <input>:1:20: invalid timestamp argument" in res.output) is refused
+
+
 def test_a_runaway_rule_stops_with_the_apiservers_error(tmp_path: Path) -> None:
     """A CRD refused for its rules' cost still validates (as a stored CRD would); the rule stops."""
     crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"

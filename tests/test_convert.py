@@ -338,12 +338,6 @@ def test_checks_of_each_converted_object() -> None:
         review.check_converted(bare, {"apiVersion": f"{GROUP}/v1beta1", "kind": "Pizza"}, None, desired)
 
 
-def test_go_durations() -> None:
-    assert [webhook.go_duration(n) for n in (30 * 10**9, 10**9, 1_500_000_000, 500_000_000, 90 * 10**9,
-                                             3600 * 10**9, 1500)] == [
-        "30s", "1s", "1.5s", "500ms", "1m30s", "1h0m0s", "1.5\u00b5s"]
-
-
 def test_certificate_names_as_go_checks_them() -> None:
     ca = trustme.CA()
 

@@ -16,6 +16,7 @@ from conformance_cases import document_for, load_cases, requires_shared
 from crdtool.model.gourl import URLError, parse, parse_request_uri
 from crdtool.schema import crd_validation
 from crdtool.schema.crd_conversion import ca_bundle_error
+from crdtool.schema.crd_options import has_invalid_map_list_keys_map_set
 
 DNS1035_MSG = ("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
                "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
@@ -315,6 +316,20 @@ def test_update_options_ratchet_on_the_stored_crd():
     assert opts.require_structural_schema and opts.is_update
     assert opts.versions_with_unchanged_schemas == frozenset()
     assert crd_validation.update_options(internal(), internal()).versions_with_unchanged_schemas == {"v1"}
+
+
+def test_map_list_keys_ratchet_when_the_stored_crd_breaks_the_rule():
+    def list_of(list_type: str, items: dict, keys: list[str] | None = None) -> dict:
+        return {"type": "array", "x-kubernetes-list-type": list_type, "items": items,
+                **({"x-kubernetes-list-map-keys": keys} if keys else {})}
+
+    item = {"type": "object", "properties": {"k": {"type": "string"}}}
+    assert has_invalid_map_list_keys_map_set(list_of("map", item, ["k"]))  # neither required nor defaulted
+    assert not has_invalid_map_list_keys_map_set(list_of("map", {**item, "required": ["k"]}, ["k"]))
+    assert has_invalid_map_list_keys_map_set(list_of("map", {**item, "required": ["k"], "properties": {
+        "k": {"type": "string", "nullable": True}}}, ["k"]))
+    assert has_invalid_map_list_keys_map_set(list_of("set", {"type": "string", "nullable": True}))
+    assert not has_invalid_map_list_keys_map_set(list_of("atomic", {"type": "string", "nullable": True}))
 
 
 def test_schema_validator_is_called_like_the_apiserver():

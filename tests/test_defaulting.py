@@ -6,7 +6,8 @@ from __future__ import annotations
 from conformance_cases import load_cases, requires_shared
 from test_pruning import case_input
 
-from crdtool.schema.defaulting import apply_defaults, json_copy, prune_defaults
+from crdtool.model.jsonvalue import json_copy
+from crdtool.schema.defaulting import apply_defaults, prune_defaults
 from crdtool.schema.pruning import prune
 from crdtool.schema.structural import new_structural
 

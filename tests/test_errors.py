@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from crdtool.cli import cli
 from crdtool.cli.common import guarded
-from crdtool.engine.parallel import WorkerError
 from crdtool.convert.command import CommandError
+from crdtool.engine.parallel import WorkerError
 from crdtool.errors import (
     EXIT_FINDINGS,
     EXIT_INPUT,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from crdtool.model.gotime import GoTime, TimeParseError, parse_rfc3339
+from crdtool.model.gotime import GoTime, TimeParseError, go_duration, parse_rfc3339
 
 L = '"2006-01-02T15:04:05Z07:00"'
 
@@ -144,3 +144,9 @@ def test_fields_and_datetime() -> None:
     assert t.to_datetime().isoformat() == "2010-02-05T05:00:57.012345+00:00"
     with pytest.raises(ValueError):
         parse_rfc3339("0000-01-01T00:00:00Z").to_datetime()
+
+
+def test_go_durations() -> None:
+    assert [go_duration(n) for n in (30 * 10**9, 10**9, 1_500_000_000, 500_000_000, 90 * 10**9,
+                                     3600 * 10**9, 1500, -1500)] == [
+        "30s", "1s", "1.5s", "500ms", "1m30s", "1h0m0s", "1.5\u00b5s", "-1.5\u00b5s"]

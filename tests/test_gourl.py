@@ -19,7 +19,16 @@ from click.testing import CliRunner
 from crdtool.cel import environment
 from crdtool.cli import cli
 from crdtool.model import gourl
-from crdtool.model.gourl import URL, URLError, escape, parse, parse_query, parse_request_uri, unescape
+from crdtool.model.gourl import (
+    URL,
+    URLError,
+    escape,
+    is_request_uri,
+    parse,
+    parse_query,
+    parse_request_uri,
+    unescape,
+)
 from crdtool.model.netip import AddrError, parse_addr
 
 # url_test.go urltests: input -> (scheme, opaque, user, host, path, raw_query, fragment).
@@ -123,6 +132,7 @@ def test_parse_request_uri_tests(raw: str, valid: bool) -> None:
         assert not valid
     else:
         assert valid
+    assert is_request_uri(raw) is valid
 
 
 def test_a_scheme_relative_looking_path_stays_a_path() -> None:

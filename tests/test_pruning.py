@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from conformance_cases import document_for, load_cases, requires_shared
 
-from crdtool.schema.defaulting import json_copy
-from crdtool.schema.pruning import prune, prune_non_nullable_nulls
+from crdtool.model.jsonvalue import json_copy
+from crdtool.schema.pruning import prune, prune_non_nullable_nulls, would_prune
 from crdtool.schema.structural import new_structural
 
 
@@ -44,6 +44,20 @@ def test_additional_properties_values_pruned_with_dotted_keys():
     o = widget(spec={"m": {"k1": {}, "k2": {"x": "z", "junk": 1}}})
     assert prune(o, schema).unknown_fields == ['unknown field "spec.m.k2.junk"']
     assert o["spec"] == {"m": {"k1": {}, "k2": {"x": "z"}}}
+
+
+def test_would_prune_is_pruning_of_a_copy_without_touching_embedded_metadata():
+    # defaulting's validation: pruning.Prune of a copy compared with the original; ObjectMeta is objectmeta's
+    schema = new_structural(obj(spec=obj(a={"type": "string"}),
+                                kept={"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+                                res={"type": "object", "x-kubernetes-embedded-resource": True,
+                                     "properties": {"x": {"type": "string"}}}))
+    clean = {"spec": {"a": "x"}, "kept": {"anything": [1]}, "res": {"kind": 5, "metadata": {"junk": 1}, "x": "y"}}
+    assert not would_prune(clean, schema)
+    assert clean["res"]["metadata"] == {"junk": 1}  # the value itself is never changed
+    assert would_prune({"spec": {"a": "x", "b": 1}}, schema)
+    assert would_prune({"res": {"z": 1}}, schema)
+    assert would_prune([{"a": 1}], None) and not would_prune([], None) and not would_prune("x", None)
 
 
 def test_root_keeps_type_meta_and_prunes_metadata_to_object_meta_first():

@@ -157,31 +157,14 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
     uses_old_self = _uses_old_self(source, types)
     result.ast = checked_ast.decode(checked.serialize())
     max_cost, largest = _max_cost(result.ast, decl_type)
-    message_error, message_cost, message_unsupported = None, 0, False
     message_source = rule.get("messageExpression") or ""
-    message_limit_error = parser_limit_error(message_source) if message_source else None
-    if message_limit_error is not None:
-        message_error = "messageExpression compilation failed: " + message_limit_error
-    elif message_source:
-        try:
-            message_checked, error, result.message_expression = _check(message_source, types,
-                                                                       optional_old_self=False)
-        except TooDeepError:
-            message_checked, error = None, None
-            message_source = ""  # too deep to check here: the rule's message is used instead
-            message_unsupported = True
-        if message_checked is None and error is None:
-            pass
-        elif error is not None:
-            message_error = "messageExpression compilation failed: " + error
-        elif message_checked.return_type() != cel.Type.STRING:
-            message_error = "messageExpression must evaluate to a string"
-        else:
-            message_cost, _ = _max_cost(checked_ast.decode(message_checked.serialize()), decl_type)
+    message_error, message_cost, message_unsupported = (
+        _compile_message_expression(message_source, types, decl_type, result) if message_source
+        else (None, 0, False))
     result.compilation = RuleCompilation(
         max_cost=max_cost, max_cardinality=max_cardinality, message_expression_error=message_error,
-        has_message_expression=bool(message_source), message_expression_max_cost=message_cost,
-        uses_old_self=uses_old_self, largest_size_path=largest,
+        has_message_expression=bool(message_source) and not message_unsupported,
+        message_expression_max_cost=message_cost, uses_old_self=uses_old_self, largest_size_path=largest,
         message_expression_unsupported=message_unsupported)
     result.compiled = True
     field_path = rule.get("fieldPath") or ""
@@ -192,6 +175,25 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
             path = None
         result.field_path = str(path) if path is not None else ""
     return result
+
+
+def _compile_message_expression(source: str, types: SchemaTypes, decl_type: DeclType,
+                                result: CompiledRule) -> tuple[str | None, int, bool]:
+    """compileRule's messageExpression step: (its error, its estimated cost, whether it nests too deep
+    to be checked here, so that the rule's message is used instead). Sets `result.message_expression`."""
+    limit_error = parser_limit_error(source)
+    if limit_error is not None:
+        return "messageExpression compilation failed: " + limit_error, 0, False
+    try:
+        checked, error, result.message_expression = _check(source, types, optional_old_self=False)
+    except TooDeepError:
+        return None, 0, True
+    if error is not None:
+        return "messageExpression compilation failed: " + error, 0, False
+    if checked.return_type() != cel.Type.STRING:
+        return "messageExpression must evaluate to a string", 0, False
+    cost, _ = _max_cost(checked_ast.decode(checked.serialize()), decl_type)
+    return None, cost, False
 
 
 class TooDeepError(Exception):

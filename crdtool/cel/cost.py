@@ -341,7 +341,16 @@ class _Coster:
         return ONE + arg_sum, None
 
     def library_cost(self, node: Node, overload: str) -> tuple[Cost, Cost | None] | None:
-        """The Kubernetes library's cost estimates (library.CostEstimator.EstimateCallCost)."""
+        """The Kubernetes library's cost estimates (library.CostEstimator.EstimateCallCost): the
+        call's cost and its result's size, or None for a call the library does not estimate."""
+        for estimate in (self._list_call_cost, self._string_call_cost, self._parsed_value_call_cost):
+            cost = estimate(node, overload)
+            if cost is not None:
+                return cost
+        return None
+
+    def _list_call_cost(self, node: Node, overload: str) -> tuple[Cost, Cost | None] | None:
+        """The lists and sets libraries (and a string's indexOf, named like the list function)."""
         name, target, args = node.name, node.target, node.args
         if name in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf") and target is not None \
                 and self.ast.type_kind(target) == "list":
@@ -356,6 +365,11 @@ class _Coster:
             return ONE + (pairs + pairs if name == "sets.equivalent" else pairs), None
         if name == "lists.range":
             return UNKNOWN, UNKNOWN
+        return None
+
+    def _string_call_cost(self, node: Node, overload: str) -> tuple[Cost, Cost | None] | None:
+        """url(), the strings extension and the regex library: costs that grow with the strings' sizes."""
+        name, target, args = node.name, node.target, node.args
         if name == "url" and len(args) == 1:
             return self.size(args[0]).factor(STRING_TRAVERSAL), None
         if name in ("lowerAscii", "upperAscii", "substring", "trim") and target is not None:
@@ -385,6 +399,12 @@ class _Coster:
                 self.element_sizes[node.id] = size
                 return string_cost * regex_cost, Cost(0, size.max)
             return string_cost * regex_cost, size
+        return None
+
+    def _parsed_value_call_cost(self, node: Node, overload: str) -> tuple[Cost, Cost | None] | None:
+        """The ip, cidr, quantity, semver and format libraries and the URL getters: parsing a string,
+        then constant-cost calls on the parsed value."""
+        name, target, args = node.name, node.target, node.args
         if name in ("cidr", "isIP", "isCIDR", "quantity", "isQuantity", "semver", "isSemver") and args:
             return self.size(args[0]).factor(STRING_TRAVERSAL), None
         if name == "ip" and (args or target is not None):

@@ -19,10 +19,10 @@ from crdtool.cel.sized import RUNTIME_BUDGET, sized_cost, within_call_limit
 from crdtool.cel.values import to_cel
 from crdtool.model.errors import OMIT, FieldError
 from crdtool.model.gofmt import go_trim_space
+from crdtool.model.jsonvalue import deep_equal
 from crdtool.model.notes import Note
 from crdtool.model.path import Path, child_of, index_of, key_of
 from crdtool.schema.structural import Structural
-from crdtool.schema.values_go import deep_equal
 
 __all__ = ["rule_validator", "validate", "validate_default"]
 

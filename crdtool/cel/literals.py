@@ -7,13 +7,12 @@ cel-expr-python has no such validators, so the rule's text is scanned for those 
 
 from __future__ import annotations
 
-import datetime
 import re
 
 import re2
 
 from crdtool.cel.errors import CompileIssue
-from crdtool.model.goduration import go_duration_nanos
+from crdtool.model.gotime import go_duration_nanos, parse_rfc3339
 
 __all__ = ["literal_issues", "unquote"]
 
@@ -21,7 +20,6 @@ _STRING = r"""[rR]?(?:'''[\s\S]*?'''|\"\"\"[\s\S]*?\"\"\"|'(?:\\.|[^'\\\n])*'|"(
 _ANY_STRING = re.compile(_STRING)
 _CALL = re.compile(r"(?<![\w.])(timestamp|duration)\(\s*(" + _STRING + r")\s*\)|\.\s*(matches)\(\s*(" + _STRING
                    + r")\s*\)")
-_RFC3339 = re.compile(r"^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
 _RE2_OPTIONS = re2.Options()
 _RE2_OPTIONS.log_errors = False
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "`": "`", "?": "?", "a": "\a",
@@ -58,13 +56,10 @@ def _valid(function: str, text: str) -> bool:
 
 
 def _valid_timestamp(text: str) -> bool:
-    m = _RFC3339.match(text)
-    if m is None:
-        return False
+    """cel-go's string-to-timestamp conversion: time.Parse(time.RFC3339), and a moment within years 1 to 9999."""
     try:
-        datetime.datetime(int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)),
-                          int(m.group(6)))
-    except ValueError:
+        parse_rfc3339(text).to_datetime()
+    except ValueError:  # TimeParseError, or out of range
         return False
     return True
 

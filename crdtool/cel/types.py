@@ -85,62 +85,11 @@ def schema_decl_type(s: Structural | None, is_resource_root: bool) -> DeclType |
     if is_resource_root:
         s = with_type_and_object_meta(s)
     if s.type == "array":
-        if s.items is None:
-            return None
-        items = schema_decl_type(s.items, s.items.x_embedded_resource)
-        if items is None:
-            return None
-        max_items = _vv(s, "max_items")
-        bound = max(max_items, 0) if max_items is not None else \
-            (MAX_REQUEST_SIZE_BYTES - 2) // (items.min_serialized_size + 1)
-        return DeclType("list", max_elements=bound, min_serialized_size=2, elem_type=items, schema=s)
+        return _list_decl_type(s)
     if s.type == "object":
-        additional = s.additional_properties_schema
-        if additional is not None:
-            values = schema_decl_type(additional, additional.x_embedded_resource)
-            if values is None:
-                return None
-            max_props = _vv(s, "max_properties")
-            bound = max(max_props, 0) if max_props is not None else \
-                (MAX_REQUEST_SIZE_BYTES - 2) // (values.min_serialized_size + 6)
-            key = _simple("string", MIN_STRING_SIZE)  # the plain StringType: no size bound known (0)
-            return DeclType("map", max_elements=bound, min_serialized_size=2, elem_type=values, key_type=key,
-                            schema=s)
-        required = set(_vv(s, "required") or ())
-        fields: dict[str, DeclField] = {}
-        min_size = 2
-        for name, prop in s.properties.items():
-            prop_type = schema_decl_type(prop, prop.x_embedded_resource)
-            if prop_type is None:
-                continue
-            escaped = escape(name)
-            if escaped is not None:
-                fields[escaped] = DeclField(escaped, name, prop_type, name in required)
-                if escaped != name and name in _SELECTABLE_RESERVED:
-                    # `self.namespace` resolves as well as `self.__namespace__`.
-                    fields[name] = DeclField(name, name, prop_type, name in required)
-            if name in required and prop.default is None:
-                min_size += len(name.encode()) + prop_type.min_serialized_size + 4
-        return DeclType("object", min_serialized_size=min_size, fields=fields, schema=s)
+        return _map_or_object_decl_type(s)
     if s.type == "string":
-        fmt = _vv(s, "format") or ""
-        max_length = _vv(s, "max_length")
-        if fmt == "byte":
-            bound = max(max_length, 0) if max_length is not None else _max_string_length_per_request(s)
-            return _simple("bytes", MIN_STRING_SIZE, bound, s)
-        if fmt == "duration":
-            return _simple("duration", MIN_DURATION_SIZE_JSON, _max_string_length_per_request(s), s)
-        if fmt == "date":
-            return _simple("timestamp", JSON_DATE_SIZE, _max_string_length_per_request(s), s)
-        if fmt == "date-time":
-            return _simple("timestamp", MIN_DATETIME_SIZE_JSON, _max_string_length_per_request(s), s)
-        if max_length is not None:
-            bound = max(max_length, 0) * 4
-        elif _vv(s, "enum"):
-            bound = max((len(v.encode()) for v in _vv(s, "enum") if isinstance(v, str)), default=0)
-        else:
-            bound = _max_string_length_per_request(s)
-        return _simple("string", MIN_STRING_SIZE, bound, s)
+        return _string_decl_type(s)
     if s.type == "boolean":
         return _simple("bool", MIN_BOOL_SIZE, schema=s)
     if s.type == "number":
@@ -148,6 +97,72 @@ def schema_decl_type(s: Structural | None, is_resource_root: bool) -> DeclType |
     if s.type == "integer":
         return _simple("int", MIN_NUMBER_SIZE, schema=s)
     return None
+
+
+def _list_decl_type(s: Structural) -> DeclType | None:
+    """An array: a list of its items' type (None when the items are not exposed)."""
+    if s.items is None:
+        return None
+    items = schema_decl_type(s.items, s.items.x_embedded_resource)
+    if items is None:
+        return None
+    max_items = _vv(s, "max_items")
+    bound = max(max_items, 0) if max_items is not None else \
+        (MAX_REQUEST_SIZE_BYTES - 2) // (items.min_serialized_size + 1)
+    return DeclType("list", max_elements=bound, min_serialized_size=2, elem_type=items, schema=s)
+
+
+def _map_or_object_decl_type(s: Structural) -> DeclType | None:
+    """An object: a map when additionalProperties has a schema, else an object of its exposed properties."""
+    additional = s.additional_properties_schema
+    if additional is not None:
+        values = schema_decl_type(additional, additional.x_embedded_resource)
+        if values is None:
+            return None
+        max_props = _vv(s, "max_properties")
+        bound = max(max_props, 0) if max_props is not None else \
+            (MAX_REQUEST_SIZE_BYTES - 2) // (values.min_serialized_size + 6)
+        key = _simple("string", MIN_STRING_SIZE)  # the plain StringType: no size bound known (0)
+        return DeclType("map", max_elements=bound, min_serialized_size=2, elem_type=values, key_type=key,
+                        schema=s)
+    required = set(_vv(s, "required") or ())
+    fields: dict[str, DeclField] = {}
+    min_size = 2
+    for name, prop in s.properties.items():
+        prop_type = schema_decl_type(prop, prop.x_embedded_resource)
+        if prop_type is None:
+            continue
+        escaped = escape(name)
+        if escaped is not None:
+            fields[escaped] = DeclField(escaped, name, prop_type, name in required)
+            if escaped != name and name in _SELECTABLE_RESERVED:
+                # `self.namespace` resolves as well as `self.__namespace__`.
+                fields[name] = DeclField(name, name, prop_type, name in required)
+        if name in required and prop.default is None:
+            min_size += len(name.encode()) + prop_type.min_serialized_size + 4
+    return DeclType("object", min_serialized_size=min_size, fields=fields, schema=s)
+
+
+def _string_decl_type(s: Structural) -> DeclType:
+    """A string: bytes, duration or timestamp for those formats, else a string of bounded size."""
+    fmt = _vv(s, "format") or ""
+    max_length = _vv(s, "max_length")
+    if fmt == "byte":
+        bound = max(max_length, 0) if max_length is not None else _max_string_length_per_request(s)
+        return _simple("bytes", MIN_STRING_SIZE, bound, s)
+    if fmt == "duration":
+        return _simple("duration", MIN_DURATION_SIZE_JSON, _max_string_length_per_request(s), s)
+    if fmt == "date":
+        return _simple("timestamp", JSON_DATE_SIZE, _max_string_length_per_request(s), s)
+    if fmt == "date-time":
+        return _simple("timestamp", MIN_DATETIME_SIZE_JSON, _max_string_length_per_request(s), s)
+    if max_length is not None:
+        bound = max(max_length, 0) * 4
+    elif _vv(s, "enum"):
+        bound = max((len(v.encode()) for v in _vv(s, "enum") if isinstance(v, str)), default=0)
+    else:
+        bound = _max_string_length_per_request(s)
+    return _simple("string", MIN_STRING_SIZE, bound, s)
 
 
 def _vv(s: Structural, attr: str):

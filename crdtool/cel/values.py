@@ -15,7 +15,7 @@ import re
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from crdtool.cel.types import DeclType
-from crdtool.model.goduration import go_duration_nanos
+from crdtool.model.gotime import go_duration_nanos
 
 __all__ = ["to_cel"]
 

@@ -30,7 +30,7 @@ from crdtool.cli.common import (
 
 
 def _timeout_ns(value: str) -> int:
-    from crdtool.model.goduration import go_duration_nanos
+    from crdtool.model.gotime import go_duration_nanos
 
     text = value.strip()
     nanos = go_duration_nanos(text) if not text.replace(".", "", 1).isdigit() else int(float(text) * 10**9)

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from crdtool.model.gofmt import go_float_g, go_json, go_type_name
+from crdtool.model.gofmt import go_json, go_type_name, go_value
 
 
 class JSONPathError(ValueError):
@@ -569,7 +569,7 @@ def _filter(values: list[Any], node: Filter) -> list[Any]:
     out: list[Any] = []
     for value in values:
         if not isinstance(value, list):
-            raise JSONPathError(f"{go_value_text(value)} is not array or slice and cannot be filtered")
+            raise JSONPathError(f"{go_value(value)} is not array or slice and cannot be filtered")
         for item in value:
             lefts = _walk([item], node.left)
             if node.operator == "exists":
@@ -587,21 +587,6 @@ def _filter(values: list[Any], node: Filter) -> list[Any]:
 
 
 # ---------------------------------------------------------------- printing
-def go_value_text(value: Any) -> str:
-    """fmt.Sprint of a JSON value as Go holds it (int64, float64, string, bool, nil, map, slice)."""
-    if value is None:
-        return "<nil>"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return go_float_g(value)
-    if isinstance(value, dict):
-        return "map[" + " ".join(f"{k}:{go_value_text(value[k])}" for k in sorted(value)) + "]"
-    if isinstance(value, list):
-        return "[" + " ".join(go_value_text(v) for v in value) + "]"
-    return str(value)
-
-
 def print_results(values: list[Any]) -> str:
     """client-go's PrintResults: lists and maps as compact JSON, anything else as text, space-separated."""
     texts = []
@@ -611,6 +596,6 @@ def print_results(values: list[Any]) -> str:
         elif value is None:
             texts.append("<no value>")  # Go's template.PrintableValue of a nil interface
         else:
-            texts.append(go_value_text(value))
+            texts.append(go_value(value))
     return " ".join(texts)
 

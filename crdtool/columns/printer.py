@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from crdtool.columns.jsonpath import go_value_text
 from crdtool.columns.table import Table
+from crdtool.model.gofmt import go_value
 
 MIN_WIDTH, PADDING = 6, 3
 _BREAK_CHARS = "\f\n\r"
@@ -35,7 +35,7 @@ def cell_text(cell: Any) -> str:
         return cell
     if isinstance(cell, float) and cell.is_integer() and abs(cell) < 1e21:
         return str(int(cell))
-    return go_value_text(cell)
+    return go_value(cell)
 
 
 def _display(text: str) -> str:

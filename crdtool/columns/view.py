@@ -13,6 +13,7 @@ from crdtool.columns.table import Convertor, Row, Table
 from crdtool.engine.registry import Registry, ServedVersion
 from crdtool.load.document import Document
 from crdtool.model.groupversion import group_of, try_parse_group_version
+from crdtool.model.jsonvalue import json_copy
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ def stored_object(doc: Document, served: ServedVersion) -> dict[str, Any]:
     metadata does not decode."""
     from crdtool.schema import defaulting, pruning, resource_meta
 
-    obj: dict[str, Any] = defaulting.json_copy(doc.data)
+    obj: dict[str, Any] = json_copy(doc.data)
     if served.structural is not None:
         pruning.prune(obj, served.structural)
     problem = resource_meta.coerce_metadata(obj, served.structural, served.kind, served.version)

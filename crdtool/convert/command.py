@@ -18,9 +18,10 @@ import subprocess
 import time
 
 from crdtool.convert import review
-from crdtool.convert.webhook import DEFAULT_TIMEOUT_NS, answer_limit, go_duration, too_large
+from crdtool.convert.webhook import DEFAULT_TIMEOUT_NS, answer_limit, too_large
 from crdtool.errors import UsageError
 from crdtool.model.gofmt import go_quote, go_trim_space
+from crdtool.model.gotime import go_duration
 
 __all__ = ["CommandClient", "CommandError"]
 

@@ -31,7 +31,8 @@ from crdtool.engine.results import Result
 from crdtool.engine.skipped import Skipped
 from crdtool.load.document import Document
 from crdtool.model.gofmt import go_quote
-from crdtool.schema.defaulting import apply_defaults, json_copy
+from crdtool.model.jsonvalue import json_copy
+from crdtool.schema.defaulting import apply_defaults
 
 __all__ = ["ConvertRequest", "Converted", "Converter", "convert_documents", "manifest_view"]
 

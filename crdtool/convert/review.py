@@ -38,6 +38,7 @@ from crdtool.model.gounmarshal import (
 )
 from crdtool.model.gounquote import replace_lone_surrogate_escapes
 from crdtool.model.groupversion import try_parse_group_version as parse_group_version
+from crdtool.model.jsonvalue import json_copy
 from crdtool.model.metav1 import UID
 from crdtool.model.path import Path
 from crdtool.schema.objectmeta import validate_annotations, validate_labels
@@ -376,7 +377,7 @@ def _restore_object_meta(original: dict, converted: dict) -> str | None:
     response_meta = converted["metadata"]
     if not isinstance(response_meta, dict):
         return f"invalid metadata of type {go_type_name(response_meta)} in converted object"
-    meta = json.loads(json.dumps(original["metadata"])) if "metadata" in original else {}
+    meta = json_copy(original["metadata"]) if "metadata" in original else {}
     if not isinstance(meta, dict):
         return f"invalid metadata of type {go_type_name(meta)} in input object"
     converted["metadata"] = meta

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crdtool.convert.review import ConversionError
+from crdtool.model.jsonvalue import json_copy
 from crdtool.schema import defaulting, pruning, resource_meta
 from crdtool.schema.structural import Structural
 
@@ -44,7 +45,7 @@ def object_meta_dropping(meta: Any) -> dict:
 
 def decode_stored(data: dict, schema: Structural | None) -> Decoded:
     """The storage decoder and defaulter on an object stored in the version whose schema is `schema`."""
-    obj = defaulting.json_copy(data)
+    obj = json_copy(data)
     meta = None
     if "metadata" in obj:  # read on its own (ObjectMeta), kept in its place
         meta, obj["metadata"] = object_meta_dropping(obj["metadata"]), {}

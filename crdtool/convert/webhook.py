@@ -31,8 +31,9 @@ from urllib.parse import quote, quote_plus, urlsplit
 
 from crdtool.convert import review, tls
 from crdtool.model.gofmt import go_quote, go_trim_space
+from crdtool.model.gotime import go_duration
 
-__all__ = ["Answer", "WebhookClient", "check_url", "go_duration", "into_review"]
+__all__ = ["Answer", "WebhookClient", "check_url", "into_review"]
 
 USER_AGENT = "kube-apiserver-admission"
 #: The apiserver's webhook client timeout (setGlobalDefaults in apiserver's util/webhook).
@@ -76,34 +77,6 @@ def gunzip(data: bytes, limit: int) -> bytes:
             raise zlib.error("truncated")
         data = inflater.unused_data
     return bytes(out)
-
-
-def go_duration(ns: int) -> str:
-    """time.Duration.String(): `30s`, `1m30s`, `1.5s`, `500ms`."""
-    if ns == 0:
-        return "0s"
-    sign, u = ("-" if ns < 0 else ""), abs(ns)
-
-    def fraction(value: int, unit: int) -> str:
-        whole, rest = divmod(value, unit)
-        digits = len(str(unit)) - 1
-        return str(whole) + ("." + f"{rest:0{digits}d}".rstrip("0") if rest else "")
-
-    if u < 1000:
-        return f"{sign}{u}ns"
-    if u < 10**6:
-        return f"{sign}{fraction(u, 1000)}\u00b5s"
-    if u < 10**9:
-        return f"{sign}{fraction(u, 10**6)}ms"
-    seconds, nanos = divmod(u, 10**9)
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    text = fraction(secs * 10**9 + nanos, 10**9) + "s"
-    if hours:
-        return f"{sign}{hours}h{minutes}m{text}"
-    if minutes:
-        return f"{sign}{minutes}m{text}"
-    return sign + text
 
 
 class _Failure(Exception):

@@ -27,9 +27,9 @@ def file_edit(result: Result, op: Operation) -> Any:
     ownerReference's missing uid written as "": not edits to make in a user's file.)"""
     if result.object is None:
         return None
-    from crdtool.schema.defaulting import apply_defaults, json_copy
+    from crdtool.model.jsonvalue import deep_equal, json_copy
+    from crdtool.schema.defaulting import apply_defaults
     from crdtool.schema.pruning import prune
-    from crdtool.schema.values_go import deep_equal
 
     edited = json_copy(result.document.data)
     if op == "prune":

@@ -25,6 +25,7 @@ from crdtool.load.document import Document
 from crdtool.model.errors import NAMESPACE_MISMATCH, aggregate_message
 from crdtool.model.gofmt import go_json
 from crdtool.model.groupversion import from_api_version_and_kind, group_of
+from crdtool.model.jsonvalue import json_copy
 from crdtool.model.notes import Note
 
 Operation = Literal["validate", "prune", "default"]
@@ -55,11 +56,11 @@ def _decode(doc: Document, served: ServedVersion, request: Request, result: Resu
     """The object after the steps of `op`; None when the apiserver refuses it with a 400."""
     from crdtool.schema import defaulting, pruning
 
-    obj = defaulting.json_copy(doc.data)
+    obj = json_copy(doc.data)
     result.strict_decoding_errors.extend(doc.strict_duplicate_errors())
     if op == "default":
         # Defaulted as given (nothing pruned), unless the apiserver could not decode it at all.
-        decoded = defaulting.json_copy(obj)
+        decoded = json_copy(obj)
         pruning.prune(decoded, served.structural)
         if not _metadata_decodes(decoded, served, result):
             return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from crdtool.model.gofmt import go_float_g
+from crdtool.model.gofmt import go_float_g, go_is_space
 
 # The template's `fail` for a field whose schema is empty (possible only under allOf/anyOf/oneOf/not):
 # kubectl prints Go's template error around it, with positions in its template.
@@ -253,17 +253,12 @@ def wrap(text: str, limit: int) -> str:
     space: list[str] = []
     for ch in text:
         if ch == "\n":
-            if not word:
-                if current + len(space) <= limit:
-                    out.extend(space)
-            else:
-                out.extend(space)
-                out.extend(word)
-                word.clear()
+            _flush(out, space, word, current, limit)
+            word.clear()
             space.clear()
             out.append(ch)
             current = 0
-        elif ch != "\u00a0" and _is_go_space(ch):
+        elif ch != "\u00a0" and go_is_space(ch):
             if not space or word:
                 current += len(space) + len(word)
                 out.extend(space)
@@ -277,15 +272,13 @@ def wrap(text: str, limit: int) -> str:
                 out.append("\n")
                 current = 0
                 space.clear()
-    if not word:
-        if current + len(space) <= limit:
-            out.extend(space)
-    else:
-        out.extend(space)
-        out.extend(word)
+    _flush(out, space, word, current, limit)
     return "".join(out)
 
 
-def _is_go_space(ch: str) -> bool:
-    """unicode.IsSpace: str.isspace, except the separators U+001C..U+001F, which Go does not count."""
-    return ch.isspace() and not "\x1c" <= ch <= "\x1f"
+def _flush(out: list[str], space: list[str], word: list[str], current: int, limit: int) -> None:
+    """Write what is pending at a newline or the end: a word with the spaces before it, or
+    the spaces alone if they still fit on the line."""
+    if word or current + len(space) <= limit:
+        out.extend(space)
+        out.extend(word)

@@ -27,8 +27,8 @@ from crdtool.load import fragments
 from crdtool.load.gotyping import key_string
 from crdtool.load.yamlreader import YAMLInputError, compose_documents, construct, read_json, scalar_value
 from crdtool.model.gounquote import replace_lone_surrogate_escapes
+from crdtool.model.jsonvalue import deep_equal
 from crdtool.model.path import Segment
-from crdtool.schema.values_go import deep_equal
 
 Key = int | tuple[int, int]
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")

@@ -140,27 +140,13 @@ def _compose_events(events: Iterable[yaml.Event]) -> list[Node | None]:
 
     for event in events:
         if isinstance(event, yaml.ScalarEvent):
-            if event.style == '"' and _SURROGATE.search(event.value):
-                # PyYAML's pure parser decodes `\ud800`; libyaml and go-yaml refuse such an escape
-                # (libyaml's events carry yaml._yaml.Mark, which types-PyYAML's errors and nodes do not name:
-                # it has the same line and column, all that is read of a mark)
-                raise yaml.scanner.ScannerError("while parsing a quoted scalar", event.start_mark,  # type: ignore[arg-type]
-                                                "found invalid Unicode character escape code",
-                                                event.start_mark)  # type: ignore[arg-type]
-            tag = event.tag
-            if tag is None or tag == "!":
-                tag = _PLAIN if event.implicit[0] else _STR
-            node: Node = ScalarNode(tag, event.value, event.start_mark, event.end_mark,  # type: ignore[arg-type]
-                                    style=event.style)  # (libyaml's Mark, as above)
+            node: Node = _scalar_node(event)
             remember(event.anchor, node)
             add(node)
         elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
             if len(open_nodes) >= MAX_DEPTH:
                 raise _too_deep(event.start_mark)
-            sequence = isinstance(event, yaml.SequenceStartEvent)
-            tag = event.tag if event.tag not in (None, "!") else (_SEQ if sequence else _MAP)
-            node = (SequenceNode if sequence else MappingNode)(tag, [], event.start_mark,  # type: ignore[arg-type]
-                                                               None, flow_style=event.flow_style)  # (libyaml's Mark)
+            node = _collection_node(event)
             remember(event.anchor, node)
             add(node)
             open_nodes.append(node)
@@ -178,6 +164,30 @@ def _compose_events(events: Iterable[yaml.Event]) -> list[Node | None]:
         elif isinstance(event, yaml.DocumentEndEvent):
             roots.append(root)
     return roots
+
+
+def _scalar_node(event: yaml.ScalarEvent) -> ScalarNode:
+    """The composer's node of a scalar, its tag resolved later (`!` and no tag: plain or str)."""
+    if event.style == '"' and _SURROGATE.search(event.value):
+        # PyYAML's pure parser decodes `\ud800`; libyaml and go-yaml refuse such an escape
+        # (libyaml's events carry yaml._yaml.Mark, which types-PyYAML's errors and nodes do not name:
+        # it has the same line and column, all that is read of a mark)
+        raise yaml.scanner.ScannerError("while parsing a quoted scalar", event.start_mark,  # type: ignore[arg-type]
+                                        "found invalid Unicode character escape code",
+                                        event.start_mark)  # type: ignore[arg-type]
+    tag = event.tag
+    if tag is None or tag == "!":
+        tag = _PLAIN if event.implicit[0] else _STR
+    return ScalarNode(tag, event.value, event.start_mark, event.end_mark,  # type: ignore[arg-type]
+                      style=event.style)  # (libyaml's Mark, as above)
+
+
+def _collection_node(event: yaml.SequenceStartEvent | yaml.MappingStartEvent) -> Node:
+    """The composer's empty sequence or mapping node for a start event (its end mark set at its end)."""
+    sequence = isinstance(event, yaml.SequenceStartEvent)
+    tag = event.tag if event.tag not in (None, "!") else (_SEQ if sequence else _MAP)
+    return (SequenceNode if sequence else MappingNode)(tag, [], event.start_mark,  # type: ignore[arg-type]
+                                                       None, flow_style=event.flow_style)  # (libyaml's Mark)
 
 
 def _syntax_error(err: yaml.YAMLError) -> YAMLInputError:

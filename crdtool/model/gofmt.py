@@ -20,10 +20,9 @@ class GoStruct(dict[str, Any]):
     """A Go struct value: json.Marshal keeps its field order (plain dicts are Go maps, sorted)."""
 
 
-def _is_go_printable(ch: str) -> bool:
-    if ch == " ":
-        return True
-    return unicodedata.category(ch)[0] in _PRINTABLE_CATEGORIES
+def go_is_print(ch: str) -> bool:
+    """unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space."""
+    return ch == " " or unicodedata.category(ch)[0] in _PRINTABLE_CATEGORIES
 
 
 def go_quote(s: str) -> str:
@@ -37,7 +36,7 @@ def go_quote(s: str) -> str:
             out.append(ch)
         elif 0xDC80 <= ord(ch) <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
             out.append("\\x%02x" % (ord(ch) - 0xDC00))
-        elif _is_go_printable(ch):
+        elif go_is_print(ch):
             out.append(ch)
         elif ord(ch) < 0x80:
             out.append(f"\\x{ord(ch):02x}")
@@ -124,11 +123,18 @@ def go_json_data(value: Any) -> Any:
 
 
 def go_value(v: Any) -> str:
-    """`%v` of a scalar as field errors print numbers and booleans."""
+    """`%v` (fmt.Sprint) of a value decoded from JSON into interface{}: numbers and booleans as Go
+    prints them, nil as `<nil>`, maps as `map[k:v ...]` with sorted keys, slices as `[a b]`."""
+    if v is None:
+        return "<nil>"
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, float):
         return go_float_g(v)
+    if isinstance(v, dict):
+        return "map[" + " ".join(f"{k}:{go_value(v[k])}" for k in sorted(v)) + "]"
+    if isinstance(v, list):
+        return "[" + " ".join(go_value(x) for x in v) + "]"
     return str(v)
 
 
@@ -203,3 +209,8 @@ def go_json_kind(value: Any) -> str:
 def go_trim_space(s: str) -> str:
     """strings.TrimSpace."""
     return s.strip(_GO_SPACE)
+
+
+def go_is_space(ch: str) -> bool:
+    """unicode.IsSpace of one character."""
+    return len(ch) == 1 and ch in _GO_SPACE

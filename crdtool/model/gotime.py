@@ -6,6 +6,8 @@ Go tries a strict fast path first and, when it fails, the general layout parser,
 what else is accepted (a one-digit hour, a fraction the layout lacks, a `+24:00` or `-00:60` offset)
 and the error. The general parser is what is reproduced here: the fast path accepts nothing it refuses.
 The value is read as bytes (a string that was not UTF-8 keeps its bytes through surrogateescape).
+
+Also the time package's durations: time.ParseDuration and Duration.String.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import datetime
 from typing import NamedTuple
 
-__all__ = ["RFC3339", "GoTime", "TimeParseError", "parse_rfc3339"]
+__all__ = ["RFC3339", "GoTime", "TimeParseError", "go_duration", "go_duration_nanos", "parse_rfc3339"]
 
 RFC3339 = "2006-01-02T15:04:05Z07:00"
 _LAYOUT = RFC3339.encode()
@@ -188,3 +190,79 @@ def _zone(value: bytes) -> tuple[tuple[int, bytes] | None, str, int]:
         return None, out_of_range, 0
     offset = (hours[0] * 60 + minutes[0]) * 60
     return (0, value[6:]), out_of_range, -offset if value[:1] == b"-" else offset
+
+
+# ---------------------------------------------------------------- time.Duration
+_DIGITS = frozenset("0123456789")
+_GO_UNITS = {"ns": 1, "us": 1_000, "\u00b5s": 1_000, "\u03bcs": 1_000, "ms": 1_000_000, "s": 10**9,
+             "m": 60 * 10**9, "h": 3600 * 10**9}
+
+
+def go_duration_nanos(s: str) -> int | None:
+    """time.ParseDuration: [-+]?([0-9]*(\\.[0-9]*)?unit)+ in nanoseconds, or None (malformed, or beyond int64)."""
+    neg = s[:1] in ("-", "+")
+    rest = s[1:] if neg else s
+    if rest == "0":
+        return 0
+    if rest == "":
+        return None
+    total = 0
+    while rest:
+        i = 0
+        while i < len(rest) and rest[i] in _DIGITS:
+            i += 1
+        whole, rest = rest[:i], rest[i:]
+        frac = ""
+        if rest[:1] == ".":
+            j = 1
+            while j < len(rest) and rest[j] in _DIGITS:
+                j += 1
+            frac, rest = rest[1:j], rest[j:]
+            if not whole and not frac:
+                return None
+        elif not whole:
+            return None
+        k = 0
+        while k < len(rest) and rest[k] != "." and rest[k] not in _DIGITS:
+            k += 1
+        unit = _GO_UNITS.get(rest[:k])
+        if unit is None:
+            return None
+        rest = rest[k:]
+        value = int(whole or "0")
+        if value > (1 << 63) // unit:
+            return None
+        total += value * unit + (int(frac) * unit // 10 ** len(frac) if frac.strip("0") else 0)
+        if total > 1 << 63:
+            return None
+    if total > (1 << 63) - (0 if s[:1] == "-" else 1):
+        return None
+    return -total if s[:1] == "-" else total
+
+
+def go_duration(ns: int) -> str:
+    """time.Duration.String(): `30s`, `1m30s`, `1.5s`, `500ms`."""
+    if ns == 0:
+        return "0s"
+    sign, u = ("-" if ns < 0 else ""), abs(ns)
+
+    def fraction(value: int, unit: int) -> str:
+        whole, rest = divmod(value, unit)
+        digits = len(str(unit)) - 1
+        return str(whole) + ("." + f"{rest:0{digits}d}".rstrip("0") if rest else "")
+
+    if u < 1000:
+        return f"{sign}{u}ns"
+    if u < 10**6:
+        return f"{sign}{fraction(u, 1000)}\u00b5s"
+    if u < 10**9:
+        return f"{sign}{fraction(u, 10**6)}ms"
+    seconds, nanos = divmod(u, 10**9)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    text = fraction(secs * 10**9 + nanos, 10**9) + "s"
+    if hours:
+        return f"{sign}{hours}h{minutes}m{text}"
+    if minutes:
+        return f"{sign}{minutes}m{text}"
+    return sign + text

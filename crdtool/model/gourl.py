@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from crdtool.model.gofmt import go_quote
 from crdtool.model.netip import AddrError, parse_addr
 
-__all__ = ["URL", "URLError", "escape", "parse", "parse_query", "parse_request_uri", "unescape"]
+__all__ = ["URL", "URLError", "escape", "is_request_uri", "parse", "parse_query", "parse_request_uri", "unescape"]
 
 # Encoding modes (Go's `encoding` constants).
 PATH, PATH_SEGMENT, HOST, ZONE, USER_PASSWORD, QUERY_COMPONENT, FRAGMENT = range(1, 8)
@@ -328,6 +328,16 @@ def parse_request_uri(raw: str) -> URL:
         return _parse(raw, True)
     except _Fail as e:
         raise URLError(raw, str(e)) from None
+
+
+def is_request_uri(raw: str) -> bool:
+    """Whether url.ParseRequestURI accepts `raw`: the `uri` format's check (govalidator.IsRequestURI)
+    and the Kubernetes CEL library's isURL."""
+    try:
+        parse_request_uri(raw)
+    except URLError:
+        return False
+    return True
 
 
 def parse_query(query: str) -> tuple[dict[str, list[str]], str | None]:

@@ -84,6 +84,7 @@ def _parse_ipv4_fields(text: bytes, off: int, end: int) -> int:
 
 
 def _parse_ipv6(text: bytes) -> Addr:
+    """net/netip's parseIPv6, step for step (its checks decide which of Go's errors is reported)."""
     s = text
     zone = b""
     pct = s.find(b"%")

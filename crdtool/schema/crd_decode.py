@@ -60,6 +60,7 @@ from crdtool.model.gounmarshal import (
     struct,
     unmarshal,
 )
+from crdtool.model.jsonvalue import deep_equal
 from crdtool.model.metav1 import OBJECT_META, TIME
 
 __all__ = ["MISSING", "DecodeResult", "decode_crd", "semantic_equal"]
@@ -266,7 +267,7 @@ def _equal(t: GoType, a: Any, b: Any, pointer: bool) -> bool:
         (sa, la), (sb, lb) = _or_parts(a), _or_parts(b)
         schemas_equal = sa is sb if sa is None or sb is None else _equal(SCHEMA, sa, sb, True)
         return schemas_equal and _equal(_SCHEMAS if t is _OR_ARRAY else STRINGS, la, lb, False)
-    return _json_equal(a, b)
+    return deep_equal(a, b)  # JSON values decoded with PreserveInts: types must match, not just values
 
 
 def _or_parts(v: Any) -> tuple[dict | None, list]:
@@ -287,14 +288,3 @@ def _is_zero(t: GoType, v: Any) -> bool:
     if k in (K_BOOL, K_INT, K_FLOAT):
         return v is False or (not isinstance(v, bool) and v == 0)
     return v is None
-
-
-def _json_equal(a: Any, b: Any) -> bool:
-    """DeepEqual of JSON values decoded with PreserveInts: types must match, not just values."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_json_equal(x, y) for x, y in zip(a, b, strict=True))
-    return a == b

@@ -6,8 +6,9 @@ ValidateCustomResourceDefinitionSubresources and validateDeprecationWarning in v
 from __future__ import annotations
 
 from crdtool.model.errors import FieldError
+from crdtool.model.gofmt import go_is_print
 from crdtool.model.path import Path
-from crdtool.schema.names import byte_len, is_go_printable
+from crdtool.schema.names import byte_len
 
 PRINTER_COLUMN_TYPES = ("boolean", "date", "integer", "number", "string")
 PRINTER_COLUMN_FORMATS = ("byte", "date", "date-time", "double", "float", "int32", "int64", "password")
@@ -98,7 +99,7 @@ def deprecation_warning_errors(deprecated: bool, warning: str | None) -> list[st
         errs.append("must not be an empty string")
     offset = 0
     for ch in warning:
-        if not is_go_printable(ch):
+        if not go_is_print(ch):
             errs.append("must only contain printable UTF-8 characters; non-printable character found at index "
                         f"{offset}")
             break

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from crdtool.model.path import Path
 from crdtool.schema.crd_conversion import (
     ca_bundle_bytes,
     ca_bundle_error,
     has_valid_conversion_review_version_or_empty,
 )
-from crdtool.schema.default_rules import would_prune
 from crdtool.schema.options import ValidationOptions
+from crdtool.schema.pruning import would_prune
 from crdtool.schema.structural import NotStructuralError, new_structural
-from crdtool.schema.structural_rules import is_structural
+from crdtool.schema.structural_rules import is_structural, map_list_keys_map_set_errors
 
 OPENAPI_V3_TYPES = frozenset(("string", "number", "integer", "boolean", "array", "object"))
 
@@ -93,24 +94,8 @@ def has_non_atomic_set_type(s: dict) -> bool:
 
 
 def has_invalid_map_list_keys_map_set(s: dict) -> bool:
-    """validateMapListKeysMapSet finds something: nullable set/map items, or map keys neither
-    required nor defaulted, or nullable."""
-    items = s.get("items")
-    list_type = s.get("x-kubernetes-list-type")
-    if not isinstance(items, dict) or list_type not in ("set", "map"):
-        return False
-    if items.get("nullable"):
-        return True
-    if list_type == "map":
-        required = set(items.get("required") or ())
-        props = items.get("properties") or {}
-        for key in s.get("x-kubernetes-list-map-keys") or ():
-            prop = props.get(key)
-            if prop is None:
-                continue
-            if (key not in required and prop.get("default") is None) or prop.get("nullable"):
-                return True
-    return False
+    """hasInvalidMapListKeysMapSet's test of one schema: validateMapListKeysMapSet finds something."""
+    return bool(map_list_keys_map_set_errors(s, Path()))
 
 
 def all_versions_specify_openapi_schema(spec: dict) -> bool:

@@ -23,6 +23,7 @@ from crdtool.schema.crd_gostruct import schema_props, validation_rule
 from crdtool.schema.default_rules import validate_defaults
 from crdtool.schema.format_warnings import schema_warnings
 from crdtool.schema.options import ValidationOptions
+from crdtool.schema.pruning import META_FIELDS
 from crdtool.schema.structural import NotStructuralError, Structural, new_structural, valid_field_path
 from crdtool.schema.structural_rules import list_and_map_type_errors, validate_structural
 from crdtool.schema.values import compile_schema
@@ -35,7 +36,6 @@ SUPPORTED_VALIDATION_REASONS = ("FieldValueDuplicate", "FieldValueForbidden", "F
 STATIC_ESTIMATED_COST_LIMIT = 10_000_000
 STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000
 MAX_UINT64 = (1 << 64) - 1
-META_FIELDS = frozenset(("metadata", "kind", "apiVersion"))
 
 # The internal JSONSchemaProps fields in declaration order, with their JSON names and how a zero
 # value looks ("s": empty string, "b": false, "p": nil pointer, slice or map).
@@ -309,26 +309,21 @@ class _SchemaWalker:
         self._structural_cache: dict[int, Structural | None] = {}
 
     def walk(self, schema: dict | None, path: Path, scope: _Scope, is_root: bool, cel: _CelContext | None) -> None:
+        """One schema: its own checks, its subschemas in Go's order, then the checks after them (the
+        CEL rules are compiled only when the schema itself has no error)."""
         if schema is None:
             return
-        errs = self.schema_errs
-        start = len(errs)
+        start = len(self.schema_errs)
         self._standard(schema, path, scope)
-        if schema.get("uniqueItems"):
-            errs.append(FieldError.forbidden(path.child("uniqueItems"), "uniqueItems cannot be set to true since the "
-                                                                        "runtime complexity becomes quadratic"))
-        props = schema.get("properties")
+        self._unique_items_and_additional_properties(schema, path)
         additional = schema.get("additionalProperties")
-        if additional is not None:
-            if props and additional is not True:
-                errs.append(FieldError.forbidden(path.child("additionalProperties"),
-                                                 "additionalProperties and properties are mutual exclusive"))
-            if isinstance(additional, dict):
-                sub = scope
-                if scope.inside_resource_meta:
-                    sub = scope.forbid_defaults("inside additionalProperties applying to object metadata")
-                child = None if cel is None else cel.child(cel.schema.additional_properties_schema, schema)
-                self.walk(additional, path.child("additionalProperties"), sub, False, child)
+        if isinstance(additional, dict):
+            sub = scope
+            if scope.inside_resource_meta:
+                sub = scope.forbid_defaults("inside additionalProperties applying to object metadata")
+            child = None if cel is None else cel.child(cel.schema.additional_properties_schema, schema)
+            self.walk(additional, path.child("additionalProperties"), sub, False, child)
+        props = schema.get("properties")
         if props:
             correlatable = schema.get("x-kubernetes-map-type") in (None, "granular", "atomic")
             embedded = bool(schema.get("x-kubernetes-embedded-resource"))
@@ -361,6 +356,24 @@ class _SchemaWalker:
         for name, dependency in (schema.get("dependencies") or {}).items():
             if isinstance(dependency, dict):
                 self.walk(dependency, path.child("dependencies").key(name), scope, False, None)
+        self._after_subschemas(schema, path, scope, cel, start)
+
+    def _unique_items_and_additional_properties(self, schema: dict, path: Path) -> None:
+        """uniqueItems is forbidden; additionalProperties (other than true) excludes properties."""
+        errs = self.schema_errs
+        if schema.get("uniqueItems"):
+            errs.append(FieldError.forbidden(path.child("uniqueItems"), "uniqueItems cannot be set to true since the "
+                                                                        "runtime complexity becomes quadratic"))
+        additional = schema.get("additionalProperties")
+        if additional is not None and schema.get("properties") and additional is not True:
+            errs.append(FieldError.forbidden(path.child("additionalProperties"),
+                                             "additionalProperties and properties are mutual exclusive"))
+
+    def _after_subschemas(self, schema: dict, path: Path, scope: _Scope, cel: _CelContext | None,
+                          start: int) -> None:
+        """x-kubernetes-preserve-unknown-fields: false, the list and map types, and the CEL rules
+        (compiled when no error was found since `start`, the schema's first)."""
+        errs = self.schema_errs
         if schema.get("x-kubernetes-preserve-unknown-fields") is False:
             errs.append(FieldError.invalid(path.child("x-kubernetes-preserve-unknown-fields"), False,
                                            "must be true or undefined"))

@@ -140,79 +140,16 @@ def _identical(versions: list, key: str, present: Callable) -> bool:
 
 def _validate_spec(spec: dict, opts: ValidationOptions, validate_schema: SchemaValidator,
                    path: Path) -> list[FieldError]:
-    """validateCustomResourceDefinitionSpec."""
-    errs: list[FieldError] = []
-    group = spec.get("group") or ""
-    if not group:
-        errs.append(FieldError.required(path.child("group")))
-    elif group_errs := is_dns1123_subdomain(group):
-        errs.append(FieldError.invalid(path.child("group"), group, ",".join(group_errs)))
-    elif len(group.split(".")) < 2:
-        errs.append(FieldError.invalid(path.child("group"), group, "should be a domain with at least one dot"))
+    """validateCustomResourceDefinitionSpec, its steps in Go's order."""
+    errs = _group_errors(spec.get("group") or "", path.child("group"))
     errs.extend(validate_enum(path.child("scope"), spec.get("scope") or "", ("Cluster", "Namespaced")))
-
     preserve = _preserve_unknown_fields(spec)
-    if not preserve:
-        opts = replace(opts, require_structural_schema=True)
     validation = spec.get("validation")
     top_schema = (validation or {}).get("openAPIV3Schema")
     versions = spec.get("versions") or []
-    if top_schema is None and (opts.require_openapi_schema or not preserve):
-        for i, v in enumerate(versions):
-            if (v.get("schema") or {}).get("openAPIV3Schema") is not None:
-                continue
-            at = path.child("versions").index(i).child("schema", "openAPIV3Schema")
-            if opts.require_openapi_schema:
-                # 1.36 reports this without the older "schemas are required" detail.
-                errs.append(FieldError.required(at))
-            elif v.get("served"):
-                errs.append(FieldError.required(at, "because otherwise all fields are pruned"))
-    has_defaults, has_extensions = _schema_flags(spec)
-    if opts.allow_defaults and has_defaults:
-        opts = replace(opts, require_structural_schema=True)
-        if preserve:
-            errs.append(FieldError.invalid(path.child("preserveUnknownFields"), True,
-                                           "must be false in order to use defaults in the schema"))
-    if has_extensions:
-        opts = replace(opts, require_structural_schema=True)
-
-    storage_count = 0
-    seen: set[str] = set()
-    unique_names = True
-    for i, v in enumerate(versions):
-        name = v.get("name") or ""
-        storage_count += bool(v.get("storage"))
-        if name in seen:
-            unique_names = False
-        seen.add(name)
-        at = path.child("versions").index(i)
-        if name_errs := is_dns1035_label(name):
-            errs.append(FieldError.invalid(at.child("name"), name, ",".join(name_errs)))
-        status_enabled = _status_enabled(_subresources_for_version(spec, versions, name))
-        errs.extend(_validate_version(v, at, status_enabled, opts, validate_schema))
-
-    if validation is not None and any(v.get("schema") is not None for v in versions):
-        errs.append(FieldError.forbidden(path.child("validation"),
-                                         "top-level and per-version schemas are mutually exclusive"))
-    if spec.get("subresources") is not None and any(v.get("subresources") is not None for v in versions):
-        errs.append(FieldError.forbidden(path.child("subresources"),
-                                         "top-level and per-version subresources are mutually exclusive"))
-    if spec.get("additionalPrinterColumns") and any(v.get("additionalPrinterColumns") for v in versions):
-        errs.append(FieldError.forbidden(path.child("additionalPrinterColumns"),
-                                         "top-level and per-version additionalPrinterColumns are mutually exclusive"))
-    for key, what, top in (("schema", "schemas", "validation"), ("subresources", "subresources", "subresources"),
-                           ("additionalPrinterColumns", "additionalPrinterColumns", "additionalPrinterColumns")):
-        present = bool if key == "additionalPrinterColumns" else (lambda x: x is not None)
-        if _identical(versions, key, present):
-            errs.append(FieldError.invalid(path.child("versions"), crd_gostruct.versions(spec.get("versions")),
-                                           f"per-version {what} may not all be set to identical values "
-                                           f"(top-level {top} should be used instead)"))
-    if not unique_names:
-        errs.append(FieldError.invalid(path.child("versions"), crd_gostruct.versions(spec.get("versions")),
-                                       "must contain unique version names"))
-    if storage_count != 1:
-        errs.append(FieldError.invalid(path.child("versions"), crd_gostruct.versions(spec.get("versions")),
-                                       "must have exactly one version marked as storage version"))
+    errs.extend(_missing_schema_errors(versions, top_schema, opts, preserve, path))
+    opts = _schema_options(spec, opts, preserve, path, errs)
+    errs.extend(_versions_errors(spec, versions, opts, validate_schema, path))
     version = spec.get("version") or ""
     if version:
         if version_errs := is_dns1035_label(version):
@@ -239,14 +176,111 @@ def _validate_spec(spec: dict, opts: ValidationOptions, validate_schema: SchemaV
         else:
             errs.extend(_selectable_fields(selectable, top_schema, path.child("schema.openAPIV3Schema"),
                                            path.child("selectableFields")))
+    errs.extend(_conversion_errors(spec.get("conversion"), preserve, opts, path.child("conversion")))
+    return errs
 
-    conversion = spec.get("conversion")
+
+def _group_errors(group: str, path: Path) -> list[FieldError]:
+    """spec.group: required, a DNS subdomain, with at least one dot."""
+    if not group:
+        return [FieldError.required(path)]
+    if group_errs := is_dns1123_subdomain(group):
+        return [FieldError.invalid(path, group, ",".join(group_errs))]
+    if len(group.split(".")) < 2:
+        return [FieldError.invalid(path, group, "should be a domain with at least one dot")]
+    return []
+
+
+def _missing_schema_errors(versions: list, top_schema: dict | None, opts: ValidationOptions, preserve: bool,
+                           path: Path) -> list[FieldError]:
+    """A version without a schema: required by v1, or (when unknown fields are pruned) for a served version."""
+    errs: list[FieldError] = []
+    if top_schema is not None or not (opts.require_openapi_schema or not preserve):
+        return errs
+    for i, v in enumerate(versions):
+        if (v.get("schema") or {}).get("openAPIV3Schema") is not None:
+            continue
+        at = path.child("versions").index(i).child("schema", "openAPIV3Schema")
+        if opts.require_openapi_schema:
+            # 1.36 reports this without the older "schemas are required" detail.
+            errs.append(FieldError.required(at))
+        elif v.get("served"):
+            errs.append(FieldError.required(at, "because otherwise all fields are pruned"))
+    return errs
+
+
+def _schema_options(spec: dict, opts: ValidationOptions, preserve: bool, path: Path,
+                    errs: list[FieldError]) -> ValidationOptions:
+    """The options the schemas are validated with: pruning, defaults and the x-kubernetes extensions
+    require a structural schema (defaults also require preserveUnknownFields false, appended to errs)."""
+    if not preserve:
+        opts = replace(opts, require_structural_schema=True)
+    has_defaults, has_extensions = _schema_flags(spec)
+    if opts.allow_defaults and has_defaults:
+        opts = replace(opts, require_structural_schema=True)
+        if preserve:
+            errs.append(FieldError.invalid(path.child("preserveUnknownFields"), True,
+                                           "must be false in order to use defaults in the schema"))
+    if has_extensions:
+        opts = replace(opts, require_structural_schema=True)
+    return opts
+
+
+def _versions_errors(spec: dict, versions: list, opts: ValidationOptions, validate_schema: SchemaValidator,
+                     path: Path) -> list[FieldError]:
+    """spec.versions: each version, then the rules across them (top-level against per-version fields,
+    identical per-version values, unique names, exactly one storage version)."""
+    errs: list[FieldError] = []
+    storage_count = 0
+    seen: set[str] = set()
+    unique_names = True
+    for i, v in enumerate(versions):
+        name = v.get("name") or ""
+        storage_count += bool(v.get("storage"))
+        if name in seen:
+            unique_names = False
+        seen.add(name)
+        at = path.child("versions").index(i)
+        if name_errs := is_dns1035_label(name):
+            errs.append(FieldError.invalid(at.child("name"), name, ",".join(name_errs)))
+        status_enabled = _status_enabled(_subresources_for_version(spec, versions, name))
+        errs.extend(_validate_version(v, at, status_enabled, opts, validate_schema))
+
+    if spec.get("validation") is not None and any(v.get("schema") is not None for v in versions):
+        errs.append(FieldError.forbidden(path.child("validation"),
+                                         "top-level and per-version schemas are mutually exclusive"))
+    if spec.get("subresources") is not None and any(v.get("subresources") is not None for v in versions):
+        errs.append(FieldError.forbidden(path.child("subresources"),
+                                         "top-level and per-version subresources are mutually exclusive"))
+    if spec.get("additionalPrinterColumns") and any(v.get("additionalPrinterColumns") for v in versions):
+        errs.append(FieldError.forbidden(path.child("additionalPrinterColumns"),
+                                         "top-level and per-version additionalPrinterColumns are mutually exclusive"))
+    for key, what, top in (("schema", "schemas", "validation"), ("subresources", "subresources", "subresources"),
+                           ("additionalPrinterColumns", "additionalPrinterColumns", "additionalPrinterColumns")):
+        present = bool if key == "additionalPrinterColumns" else (lambda x: x is not None)
+        if _identical(versions, key, present):
+            errs.append(FieldError.invalid(path.child("versions"), crd_gostruct.versions(spec.get("versions")),
+                                           f"per-version {what} may not all be set to identical values "
+                                           f"(top-level {top} should be used instead)"))
+    if not unique_names:
+        errs.append(FieldError.invalid(path.child("versions"), crd_gostruct.versions(spec.get("versions")),
+                                       "must contain unique version names"))
+    if storage_count != 1:
+        errs.append(FieldError.invalid(path.child("versions"), crd_gostruct.versions(spec.get("versions")),
+                                       "must have exactly one version marked as storage version"))
+    return errs
+
+
+def _conversion_errors(conversion: dict | None, preserve: bool, opts: ValidationOptions,
+                       path: Path) -> list[FieldError]:
+    """spec.conversion: a strategy other than None needs pruning; then the conversion itself."""
+    errs: list[FieldError] = []
     if conversion is not None and conversion.get("strategy") != "None" and preserve:
-        errs.append(FieldError.invalid(path.child("conversion", "strategy"),
+        errs.append(FieldError.invalid(path.child("strategy"),
                                        TypedString(conversion.get("strategy") or ""),  # ConversionStrategyType
                                        "must be None if spec.preserveUnknownFields is true"))
     errs.extend(validate_conversion(conversion, opts.require_recognized_conversion_review_version,
-                                    opts.allow_invalid_ca_bundle, path.child("conversion")))
+                                    opts.allow_invalid_ca_bundle, path))
     return errs
 
 

@@ -15,12 +15,11 @@ from dataclasses import replace
 from typing import Any
 
 from crdtool.model.errors import FieldError, aggregate_text, dedupe
+from crdtool.model.jsonvalue import json_copy
 from crdtool.model.path import Path
 from crdtool.schema import resource_meta
-from crdtool.schema.defaulting import json_copy
+from crdtool.schema.pruning import META_FIELDS, would_prune
 from crdtool.schema.structural import Structural
-
-META_FIELDS = frozenset(("apiVersion", "kind", "metadata"))
 
 #: Validates one value against a schema node; returns its field errors (paths under `path`).
 ValueValidator = Callable[[Path, Any, Structural], list[FieldError]]
@@ -116,52 +115,3 @@ def _surrounding_object(value: Any, steps: tuple) -> dict:
     obj["apiVersion"] = "validation/v1"
     return obj
 
-
-# ------------------------------------------------------------------ pruning
-def would_prune(value: Any, s: Structural | None) -> bool:
-    """Whether pruning `value` with its schema s would remove anything (pruning.Prune; apiVersion, kind and
-    metadata of an embedded resource are left to ObjectMeta handling, as the apiserver does)."""
-    return _prunes(value, s)
-
-
-def _prunes(x: Any, s: Structural | None) -> bool:
-    if s is not None and s.x_preserve_unknown_fields:
-        return _skip_prunes(x, s)
-    if isinstance(x, dict):
-        if s is None:
-            return bool(x)
-        for k, v in x.items():
-            if s.x_embedded_resource and k in META_FIELDS:
-                continue
-            prop = s.properties.get(k)
-            if prop is not None:
-                if _prunes(v, prop):
-                    return True
-            elif s.additional_properties is not None:
-                if _prunes(v, s.additional_properties_schema):
-                    return True
-            else:
-                return True
-    elif isinstance(x, list):
-        items = None if s is None else s.items
-        return any(_prunes(v, items) for v in x)
-    return False
-
-
-def _skip_prunes(x: Any, s: Structural | None) -> bool:
-    """Under x-kubernetes-preserve-unknown-fields unknown fields stay; specified ones are pruned inside."""
-    if s is None:
-        return False
-    if isinstance(x, dict):
-        for k, v in x.items():
-            if s.x_embedded_resource and k in META_FIELDS:
-                continue
-            prop = s.properties.get(k)
-            if prop is not None:
-                if _prunes(v, prop):
-                    return True
-            elif s.additional_properties is not None and _prunes(v, s.additional_properties_schema):
-                return True
-    elif isinstance(x, list):
-        return any(_skip_prunes(v, s.items) for v in x)
-    return False

@@ -19,19 +19,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from crdtool.model.jsonvalue import json_copy
 from crdtool.schema.pruning import META_FIELDS, prune_object_meta, prune_values
 from crdtool.schema.structural import Structural
 
-__all__ = ["apply_defaults", "json_copy", "prune_defaults"]
-
-
-def json_copy(value: Any) -> Any:
-    """runtime.DeepCopyJSONValue: a fresh copy of a JSON value, so objects never share a default."""
-    if isinstance(value, dict):
-        return {k: json_copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [json_copy(v) for v in value]
-    return value
+__all__ = ["apply_defaults", "prune_defaults"]
 
 
 def apply_defaults(obj: Any, schema: Structural | None) -> list[str]:

@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 import re2
 
-from crdtool.model.goduration import go_duration_nanos
-from crdtool.model.gourl import URLError, parse_request_uri
+from crdtool.model.gotime import go_duration_nanos
+from crdtool.model.gourl import is_request_uri
 
 Checker = Callable[[str], bool]
 
@@ -112,16 +112,6 @@ def is_mac(s: str) -> bool:
         groups = b.split(b".")
         return all(len(g) == 4 and hex_pair(g[:2]) and hex_pair(g[2:]) for g in groups)
     return False
-
-
-# ---------------------------------------------------------------- net/url ParseRequestURI
-def is_request_uri(raw: str) -> bool:
-    """url.ParseRequestURI succeeds: an absolute URI or an absolute path (govalidator.IsRequestURI)."""
-    try:
-        parse_request_uri(raw)
-    except URLError:
-        return False
-    return True
 
 
 # ---------------------------------------------------------------- net/mail ParseAddress

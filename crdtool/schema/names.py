@@ -10,7 +10,6 @@ values, used for labels, annotations and finalizers) say "... N bytes". Both mea
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 
 import re2
@@ -52,11 +51,6 @@ NameFunc = Callable[[str, bool], list[str]]
 def byte_len(s: str) -> int:
     """Go's len() of a string: its length in UTF-8 bytes."""
     return len(s) if s.isascii() else len(s.encode("utf-8", "surrogateescape"))
-
-
-def is_go_printable(ch: str) -> bool:
-    """unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space."""
-    return ch == " " or unicodedata.category(ch)[0] in "LMNPS"
 
 
 def max_len_error(length: int) -> str:

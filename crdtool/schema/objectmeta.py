@@ -10,13 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from crdtool.model.errors import FieldError, TypedString
-from crdtool.model.gofmt import GoStruct
+from crdtool.model.gofmt import GoStruct, go_is_print
 from crdtool.model.groupversion import GroupVersionKind, from_api_version_and_kind
 from crdtool.model.path import Path
 from crdtool.schema.names import (
     NameFunc,
     byte_len,
-    is_go_printable,
     is_qualified_name,
     is_valid_label_value,
     name_is_dns_label,
@@ -205,7 +204,7 @@ def validate_field_manager(manager: str, path: Path) -> list[FieldError]:
         errs.append(FieldError.too_long(path, FIELD_MANAGER_MAX_LENGTH))
     offset = 0
     for ch in manager:
-        if not is_go_printable(ch):
+        if not go_is_print(ch):
             errs.append(FieldError.invalid(path, manager, f"invalid character U+{ord(ch):04X} (at position {offset})"))
         offset += byte_len(ch)
     return errs

@@ -29,10 +29,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from crdtool.model.jsonvalue import deep_equal, json_copy
 from crdtool.schema.structural import Structural
 
 __all__ = ["META_FIELDS", "OBJECT_META_FIELDS", "PruneResult", "prune", "prune_non_nullable_nulls", "prune_object_meta",
-           "prune_values"]
+           "prune_values", "would_prune"]
 
 #: The fields of an object that an embedded resource (and the root) keeps whatever its schema says.
 META_FIELDS = frozenset(("apiVersion", "kind", "metadata"))
@@ -90,6 +91,18 @@ def prune_values(value: Any, schema: Structural | None, *, embedded: bool = Fals
         schema = replace(schema, x_embedded_resource=True)
     if isinstance(value, (dict, list)):
         _Pruner().prune(value, schema)
+
+
+def would_prune(value: Any, schema: Structural | None) -> bool:
+    """Whether pruning would change `value`: what defaulting's validation asks of every default
+    (`pruning.Prune` of a deep copy with isResourceRoot = the schema's x-kubernetes-embedded-resource,
+    then reflect.DeepEqual with the original). Pruning alone: an embedded resource's metadata is
+    left to objectmeta's Coerce, as in Go."""
+    if not isinstance(value, (dict, list)):
+        return False
+    pruned = json_copy(value)
+    _Pruner(coerce_meta=False).prune(pruned, schema)
+    return not deep_equal(pruned, value)
 
 
 def prune_object_meta(meta: dict, prefix: str, out: list[str]) -> None:
@@ -155,12 +168,15 @@ class _Pruner:
     The paths are kept as a stack of steps and only rendered for what is pruned.
     """
 
-    __slots__ = ("steps", "pruned", "embedded_meta")
+    __slots__ = ("steps", "pruned", "embedded_meta", "coerce_meta")
 
-    def __init__(self) -> None:
+    def __init__(self, coerce_meta: bool = True) -> None:
         self.steps: list[tuple[int, str | int]] = []
         self.pruned: list[str] = []
         self.embedded_meta: list[str] = []
+        #: Whether embedded metadata is pruned to ObjectMeta's fields too (objectmeta's Coerce), or
+        #: left alone (pruning.Prune by itself).
+        self.coerce_meta = coerce_meta
 
     # -- rendering
     def _prune_path(self, last: str | None = None) -> str:
@@ -271,6 +287,6 @@ class _Pruner:
 
     def _coerce_embedded_meta(self, x: dict) -> None:
         meta = x.get("metadata")
-        if isinstance(meta, dict):
+        if self.coerce_meta and isinstance(meta, dict):
             base = self._field_path()
             prune_object_meta(meta, f"{base}.metadata" if base else "metadata", self.embedded_meta)

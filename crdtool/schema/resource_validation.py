@@ -324,7 +324,7 @@ def _nested(obj: dict, json_path: str, py_type: type, go_type: str) -> tuple[Any
         if value is None:
             return None, ""
         if not isinstance(value, dict):
-            return None, (f".{'.'.join(fields[:i + 1])} accessor error: {_go_sprint(value)} is of the type "
+            return None, (f".{'.'.join(fields[:i + 1])} accessor error: {go_value(value)} is of the type "
                           f"{go_type_name(value)}, expected map[string]interface{{}}")
         if name not in value:
             return None, ""
@@ -332,23 +332,6 @@ def _nested(obj: dict, json_path: str, py_type: type, go_type: str) -> tuple[Any
     if type(value) is int and not _INT64_MIN <= value <= _INT64_MAX:
         value = float(value)  # JSON decoding makes an integer beyond int64 a float64
     if type(value) is not py_type:
-        return None, (f".{'.'.join(fields)} accessor error: {_go_sprint(value)} is of the type "
+        return None, (f".{'.'.join(fields)} accessor error: {go_value(value)} is of the type "
                       f"{go_type_name(value)}, expected {go_type}")
     return value, ""
-
-
-
-
-
-
-def _go_sprint(value: Any) -> str:
-    """%v of a decoded JSON value: maps as map[k:v ...] with sorted keys, slices as [a b]."""
-    if value is None:
-        return "<nil>"
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict):
-        return "map[" + " ".join(f"{k}:{_go_sprint(value[k])}" for k in sorted(value)) + "]"
-    if isinstance(value, list):
-        return "[" + " ".join(_go_sprint(v) for v in value) + "]"
-    return go_value(value)

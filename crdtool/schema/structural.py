@@ -22,6 +22,7 @@ checks a rule's fieldPath and a version's selectableFields.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -162,27 +163,40 @@ def new_structural(schema: dict | None) -> Structural | None:
         return None
     _check_unsupported(schema)
     node = Structural(value_validation=_value_validation(schema, ValueValidation()), raw=schema)
-    for key, value in schema.items():
-        attr = _GENERIC_ATTRS.get(key)
-        if attr is not None and value is not None:
-            setattr(node, attr, value)
+    _generics_and_extensions(node, schema, new_structural)
     if isinstance(node.x_validations, list):  # a null entry decodes into Go's zero ValidationRule
         node.x_validations = [rule if rule is not None else {} for rule in node.x_validations]
-    ap = schema.get("additionalProperties")
-    if ap is not None:
-        node.additional_properties = ap if isinstance(ap, bool) else new_structural(ap)
-    node.x_preserve_unknown_fields = _preserve_unknown_fields(schema)
-    items = schema.get("items")
-    if items is not None:
-        if isinstance(items, list):
-            if items:
-                raise NotStructuralError("OpenAPIV3Schema 'items' must be a schema, but is an array")
-        else:
-            node.items = new_structural(items)
+    node.items = _items(schema, new_structural)
     props = schema.get("properties")
     if props:
         node.properties = {name: new_structural(sub) for name, sub in props.items()}
     return node
+
+
+def _generics_and_extensions(node: Structural | NestedValueValidation, s: dict,
+                             build: Callable[[dict], Any]) -> None:
+    """newGenerics and newExtensions: copy the generic fields and the x-kubernetes extensions of s
+    into node, building a schema-valued additionalProperties with `build` (the caller's own kind)."""
+    for key, value in s.items():
+        attr = _GENERIC_ATTRS.get(key)
+        if attr is not None and value is not None:
+            setattr(node, attr, value)
+    ap = s.get("additionalProperties")
+    if ap is not None:
+        node.additional_properties = ap if isinstance(ap, bool) else build(ap)
+    node.x_preserve_unknown_fields = _preserve_unknown_fields(s)
+
+
+def _items(s: dict, build: Callable[[dict], Any]) -> Any:
+    """The schema of `items` built with `build` (None when absent; an array of schemas is refused)."""
+    items = s.get("items")
+    if items is None:
+        return None
+    if isinstance(items, list):
+        if items:
+            raise NotStructuralError("OpenAPIV3Schema 'items' must be a schema, but is an array")
+        return None
+    return build(items)
 
 
 def _preserve_unknown_fields(schema: dict) -> bool:
@@ -234,21 +248,8 @@ def _nested(s: dict) -> NestedValueValidation:
     """newNestedValueValidation."""
     _check_unsupported(s)
     n = _value_validation(s, NestedValueValidation(raw=s))
-    for key, value in s.items():
-        attr = _GENERIC_ATTRS.get(key)
-        if attr is not None and value is not None:
-            setattr(n, attr, value)
-    ap = s.get("additionalProperties")
-    if ap is not None:
-        n.additional_properties = ap if isinstance(ap, bool) else _nested(ap)
-    n.x_preserve_unknown_fields = _preserve_unknown_fields(s)
-    items = s.get("items")
-    if items is not None:
-        if isinstance(items, list):
-            if items:
-                raise NotStructuralError("OpenAPIV3Schema 'items' must be a schema, but is an array")
-        else:
-            n.items = _nested(items)
+    _generics_and_extensions(n, s, _nested)
+    n.items = _items(s, _nested)
     props = s.get("properties")
     if props is not None:
         n.properties = {name: _nested(sub) for name, sub in props.items()}

@@ -15,6 +15,7 @@ from typing import Any
 import re2
 
 from crdtool.model.gofmt import go_json
+from crdtool.model.jsonvalue import deep_equal
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 _MAX_JSON_FLOAT = float((1 << 53) - 1)
@@ -105,18 +106,6 @@ def range_error(prefix: str, type_name: str, fmt: str) -> str:
     if fmt:
         return f"{prefix} value must be of type {type_name} with format {fmt} in %s"
     return f"{prefix} value must be of type {type_name} (default format) in %s"
-
-
-def deep_equal(a: Any, b: Any) -> bool:
-    """reflect.DeepEqual of decoded JSON: an int64 never equals a float64."""
-    ta = type(a)
-    if ta is not type(b):
-        return False
-    if ta is dict:
-        return len(a) == len(b) and all(k in b and deep_equal(v, b[k]) for k, v in a.items())
-    if ta is list:
-        return len(a) == len(b) and all(deep_equal(x, y) for x, y in zip(a, b, strict=True))
-    return a == b
 
 
 def _go_rune_string(n: int) -> str:

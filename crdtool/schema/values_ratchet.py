@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from crdtool.model.gofmt import go_quote
-from crdtool.schema.values_go import deep_equal
+from crdtool.model.jsonvalue import deep_equal
 
 if TYPE_CHECKING:
     from crdtool.schema.values_nodes import Loc, Node

@@ -11,7 +11,7 @@ from cel_expr_python import cel
 
 from crdtool.cel.library.functions import Library
 from crdtool.cel.library.opaque import cel_type, make
-from crdtool.model.gourl import URL, URLError, parse, parse_request_uri
+from crdtool.model.gourl import URL, URLError, is_request_uri, parse, parse_request_uri
 
 __all__ = ["library"]
 
@@ -28,14 +28,6 @@ def _string_to_url(text: str):
     return make(URL_TYPE, text)
 
 
-def _is_url(text: str) -> bool:
-    try:
-        parse_request_uri(text)
-    except URLError:
-        return False
-    return True
-
-
 def _url(value) -> URL:
     """The parsed URL of a `kubernetes.URL` value (its text was accepted by url())."""
     return parse(value.value)
@@ -44,7 +36,7 @@ def _url(value) -> URL:
 def library(lib: Library) -> None:
     u, s = cel_type(URL_TYPE), cel.Type.STRING
     lib.function("url", "string_to_url", u, [s], _string_to_url)
-    lib.function("isURL", "is_url_string", cel.Type.BOOL, [s], _is_url)
+    lib.function("isURL", "is_url_string", cel.Type.BOOL, [s], is_request_uri)
     lib.member("getScheme", "url_get_scheme", s, [u], lambda v: _url(v).scheme)
     lib.member("getHost", "url_get_host", s, [u], lambda v: _url(v).host)
     lib.member("getHostname", "url_get_hostname", s, [u], lambda v: _url(v).hostname())

@@ -1,0 +1,23 @@
+"""Go's primitives on decoded JSON values (crdtool.model.jsonvalue)."""
+
+from __future__ import annotations
+
+from crdtool.model.jsonvalue import deep_equal, json_copy
+
+
+def test_json_copy_shares_no_container():
+    value = {"a": [{"b": 1}], "c": "x"}
+    copy = json_copy(value)
+    assert copy == value
+    copy["a"][0]["b"] = 2
+    assert value["a"][0]["b"] == 1
+
+
+def test_deep_equal_keeps_go_types_apart():
+    assert deep_equal({"a": [1, "x", None]}, {"a": [1, "x", None]})
+    assert not deep_equal(1, 1.0)
+    assert not deep_equal(True, 1)
+    assert not deep_equal({"a": [1]}, {"a": [1.0]})
+    assert not deep_equal({"a": 1}, {"b": 1})
+    assert not deep_equal([1, 2], [1])
+    assert not deep_equal(float("nan"), float("nan"))

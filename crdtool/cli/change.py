@@ -77,11 +77,21 @@ def change_command(name: str, summary: str, objects_help: str) -> click.Command:
 def _default_decoded(results: list) -> None:
     """Apply the defaults to the decoded (pruned) objects, as the apiserver does before it stores one
     (the engine's `default` step alone defaults the object as given)."""
-    from crdtool.schema.defaulting import apply_defaults
-
     for r in results:
         if r.object is not None:
-            r.defaulted = apply_defaults(r.object, r.crd_version.structural)
+            r.defaulted = _apply_defaults(r, r.object)
+
+
+def _apply_defaults(result, obj: Any) -> list[str]:
+    """The defaults of the result's kind applied to `obj`: its CRD's, or a built-in kind's."""
+    if result.crd_version is None:
+        from crdtool.apis import set_defaults
+        from crdtool.model.discovery import lookup_kind
+
+        return set_defaults(obj, lookup_kind(result.api_version, result.kind).builtin)
+    from crdtool.schema.defaulting import apply_defaults
+
+    return apply_defaults(obj, result.crd_version.structural)
 
 
 def _edited(name: str, result) -> Any:
@@ -91,15 +101,18 @@ def _edited(name: str, result) -> Any:
     ownerReference's missing uid written as "": not edits to make in a user's file.)"""
     if result.object is None:
         return None
-    from crdtool.schema.defaulting import apply_defaults, json_copy
+    from crdtool.schema.defaulting import json_copy
     from crdtool.schema.pruning import prune
     from crdtool.schema.values_go import deep_equal
 
     edited = json_copy(result.document.data)
     if name == "prune":
-        prune(edited, result.crd_version.structural)
+        if result.crd_version is None:  # a built-in object: what its Go type does not hold is dropped
+            edited = json_copy(result.object)
+        else:
+            prune(edited, result.crd_version.structural)
     else:
-        apply_defaults(edited, result.crd_version.structural)
+        _apply_defaults(result, edited)
     return None if deep_equal(edited, result.document.data) else edited
 
 

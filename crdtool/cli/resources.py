@@ -76,7 +76,7 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
     request = Request(version=version, namespace=namespace, field_validation=field_validation)
     skipped: list[Skipped] = []
     objects: list[Document] = []
-    unmapped: list = []  # kubectl's no-matches answers for built-in groups' kinds 1.36 does not serve
+    unmapped: list = []  # built-in objects' results (kubectl's no-matches answers for kinds 1.36 does not serve)
     settings = current_settings()
     for doc in docs:
         if is_crd(doc):
@@ -90,7 +90,8 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
         elif builtin.no_match:
             unmapped.append(no_kind_match(doc, builtin))
         else:
-            skipped.append(Skipped(doc.source, doc.index, doc.api_version, doc.kind, "built-in", "a built-in kind"))
+            from crdtool.apis import check as check_builtin
+            unmapped.append(check_builtin(doc, builtin.builtin, request, _matching_old(olds, doc), op))
 
     def check(doc: Document, registry: Registry):
         return _check_object(doc, registry, request, skip_unknown_kinds, olds, op)

@@ -66,6 +66,9 @@ class Result:
     rule_costs: list | None = None
     #: The request's fieldValidation: Strict (kubectl's default) refuses unknown and duplicate fields.
     field_validation: str = "Strict"
+    #: How far crdtool reproduces the apiserver for this document (the JSON output's `checks`):
+    #: "validation" (everything), "decoding,defaulting,metadata" (built-in kinds), "none" (not mapped).
+    checks: str = "validation"
 
     @property
     def strict_findings(self) -> list[str]:

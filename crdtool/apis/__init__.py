@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 
 def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None, op: str = "validate") -> Result:
-    """The apiserver's answer for one object of a served built-in kind (see apis.check)."""
-    from crdtool.apis.check import check as run
+    """The apiserver's answer for one object of a served built-in kind (see apis.handler)."""
+    from crdtool.apis.handler import check as run
 
     return run(doc, kind, request, old, op)
 

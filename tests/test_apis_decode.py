@@ -78,7 +78,8 @@ def test_unknown_fields_are_listed_in_the_apiservers_sorted_order() -> None:
     obj = deployment({"zeta": 1, "template": {"spec": {"containers": [{"name": "c", "prots": []}]}}, "alpha": 2})
     found = decode(obj, openapi.go_type(DEPLOYMENT))
     assert found.error is None
-    assert found.strict_errors == ['unknown field "spec.alpha"', 'unknown field "spec.template.spec.containers[0].prots"',
+    assert found.strict_errors == ['unknown field "spec.alpha"',
+                                   'unknown field "spec.template.spec.containers[0].prots"',
                                    'unknown field "spec.zeta"']
     assert "zeta" not in found.object["spec"]
 

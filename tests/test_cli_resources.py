@@ -83,9 +83,9 @@ def test_crds_among_the_inputs_and_unknown_kinds(tmp_path) -> None:
     assert "no object found; 1 object of a kind no CRD defines skipped" in skipped.output
     deployment = tmp_path / "deploy.yaml"
     deployment.write_text("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n")
-    builtin = run("validate", "--no-color", "-v", "-c", CRD, str(deployment), "--allow-empty")
-    assert builtin.exit_code == 0 and "a built-in kind" in builtin.output
-    assert "no object found; 1 built-in object not checked" in builtin.output
+    builtin = run("validate", "--no-color", "-v", "-c", CRD, str(deployment))  # built-in objects are checked
+    assert builtin.exit_code == 0 and f"ok {deployment}: Deployment web" in builtin.output
+    assert "1 object would be accepted" in builtin.output
 
 
 def test_an_invalid_crd_is_reported_and_its_objects_not_validated(tmp_path) -> None:
@@ -287,7 +287,7 @@ def test_builtin_kinds_are_known_by_the_136_discovery(tmp_path) -> None:
     assert "error[kind-not-served]: apiVersion: no configmap in v1; did you mean v1 ConfigMap?" in res.output
     assert ("error[kind-not-served]: apiVersion: Deployment is not served in extensions/v1beta1 since Kubernetes "
             "1.16: use apps/v1") in res.output
-    assert "2 of 2 objects would be rejected; 1 built-in object not checked" in res.output
+    assert "2 of 3 objects would be rejected" in res.output  # the served Deployment is checked, and accepted
     res = run("validate", "--format", "kubectl", str(manifest))
     assert res.stderr.splitlines()[:2] == [
         f'error: resource mapping not found for name: "b" namespace: "team" from "{manifest}": no matches for kind '

@@ -42,12 +42,12 @@ def test_one_entry_skips_sorts_and_keeps_input_order() -> None:
         CRONTAB.format(name="a", namespace="ns")]))
     outcome = run(RunRequest(documents=docs, crds=load_inputs([PLAIN_CRD]),
                              skip_kinds=SkipKinds(("Widget.example.com",), "crdtool.yaml")))
-    assert [r.name for r in outcome.results] == ["b", "a"] and all(r.valid for r in outcome.results)
-    assert [(s.reason, s.detail) for s in outcome.skipped] == [
-        ("built-in", "a built-in kind"), ("skip-kinds", "skip-kinds in crdtool.yaml")]
+    assert [r.name for r in outcome.results] == ["b", "c", "a"] and all(r.valid for r in outcome.results)
+    assert [r.checks for r in outcome.results] == ["validation", "decoding,defaulting,metadata", "validation"]
+    assert [(s.reason, s.detail) for s in outcome.skipped] == [("skip-kinds", "skip-kinds in crdtool.yaml")]
     assert outcome.crd_results == [] and outcome.refused_crds == []
     parallel = run(RunRequest(documents=docs, crds=load_inputs([PLAIN_CRD]), jobs=2))
-    assert [(r.name, r.reason) for r in parallel.results] == [("b", None), ("w", "NotFound"), ("a", None)]
+    assert [(r.name, r.reason) for r in parallel.results] == [("b", None), ("c", None), ("w", "NotFound"), ("a", None)]
 
 
 def test_warn_makes_strict_findings_warnings_in_every_format() -> None:

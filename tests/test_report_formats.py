@@ -194,27 +194,28 @@ def test_exit_codes_unchanged_no_colors_findings_on_stdout(fmt, args, code) -> N
 
 
 def test_the_runs_notes_in_each_format(tmp_path) -> None:
-    config_map = tmp_path / "cm.yaml"
-    config_map.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
-    note = f"{config_map}#0: skipped v1, Kind=ConfigMap: a built-in kind"
-    args = ["validate", "-v", "fixtures/crontab", str(config_map), "--format"]
+    widget = tmp_path / "widget.yaml"
+    widget.write_text("apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: c\n")
+    note = f"{widget}#0: skipped example.com/v1, Kind=Widget: no CustomResourceDefinition"
+    args = ["validate", "-v", "--skip-unknown-kinds", "fixtures/crontab", str(widget), "--format"]
     log = json.loads(run(*args, "sarif").stdout)
     assert sarif_errors(log) == []
     invocation = log["runs"][0]["invocations"][0]
     assert invocation["toolExecutionNotifications"] == [
         {"level": "note", "message": {"text": note}},
-        {"level": "warning", "message": {"text": "1 built-in object not checked"}}]
-    assert invocation["properties"] == {"skipped": {"builtIn": 1}}
+        {"level": "warning", "message": {"text": "1 object of a kind no CRD defines skipped"}}]
+    assert invocation["properties"] == {"skipped": {"unknownKind": 1}}
     lines = run(*args, "github").stdout.splitlines()
     assert lines[0] == github.command("notice", {}, note)
     assert lines[-1] == ("crdtool: 1 CustomResourceDefinition would be accepted, 1 object would be accepted; "
-                         "1 built-in object not checked")
+                         "1 object of a kind no CRD defines skipped")
     res = run(*args, "junit")  # the report holds documents; the note goes to the log
     root = ET.fromstring(res.stdout.encode())
     assert res.stderr == f"note: {note}\n" and root.get("tests") == "3" and root.get("skipped") == "1"
     [case] = [c for c in root.iter("testcase") if c.find("skipped") is not None]
-    assert case.get("name") == "ConfigMap (document 0)" and case.find("skipped").get("message") == "a built-in kind"
-    assert json.loads(run(*args, "json").stdout)["skipped"] == {"builtIn": 1}
+    assert case.get("name") == "Widget (document 0)"
+    assert case.find("skipped").get("message") == "no CustomResourceDefinition"
+    assert json.loads(run(*args, "json").stdout)["skipped"] == {"unknownKind": 1}
 
 
 def test_columns_offers_no_findings_formats() -> None:

@@ -31,6 +31,7 @@ def no_kind_match(doc: Document, found: KindLookup) -> Result:
     result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version, status_kind=doc.kind)
     result.status = found.message()
     result.reason = "NotFound"
+    result.checks = "none"
     hint = _hint(found)
     if hint:
         result.findings.append(Finding("kind-not-served", "error", Path.root("apiVersion"), hint))

@@ -14,10 +14,21 @@ __all__ = ["default_stored", "file_edit"]
 def default_stored(result: Result) -> None:
     """Apply the defaults to the decoded (pruned) object, as the apiserver does before it stores one
     (the `default` step alone defaults the object as given)."""
+    if result.object is not None:
+        result.defaulted = _apply_defaults(result, result.object)
+
+
+def _apply_defaults(result: Result, obj: Any) -> list[str]:
+    """The defaults of the result's kind applied to `obj` in place: its CRD's, or a built-in kind's
+    SetObjectDefaults; the paths set."""
+    if result.crd_version is None:
+        from crdtool.apis import set_defaults
+        from crdtool.model.discovery import lookup_kind
+
+        return set_defaults(obj, lookup_kind(result.api_version, result.kind).builtin)
     from crdtool.schema.defaulting import apply_defaults
 
-    if result.object is not None:
-        result.defaulted = apply_defaults(result.object, result.crd_version.structural)
+    return apply_defaults(obj, result.crd_version.structural)
 
 
 def file_edit(result: Result, op: Operation) -> Any:
@@ -28,12 +39,13 @@ def file_edit(result: Result, op: Operation) -> Any:
     if result.object is None:
         return None
     from crdtool.model.jsonvalue import deep_equal, json_copy
-    from crdtool.schema.defaulting import apply_defaults
     from crdtool.schema.pruning import prune
 
     edited = json_copy(result.document.data)
-    if op == "prune":
-        prune(edited, result.crd_version.structural)
+    if op != "prune":
+        _apply_defaults(result, edited)
+    elif result.crd_version is None:  # a built-in object: what its Go type does not hold is dropped
+        edited = json_copy(result.object)
     else:
-        apply_defaults(edited, result.crd_version.structural)
+        prune(edited, result.crd_version.structural)
     return None if deep_equal(edited, result.document.data) else edited

@@ -72,6 +72,9 @@ class Result:
     #: `prune` and `default`: the document's new value as the diff and --write change it (only the
     #: step's change, to the document as written), None when unchanged (engine.edits.file_edit).
     edit: Any = None
+    #: How far crdtool reproduces the apiserver for this document (the JSON output's `checks`):
+    #: "validation" (everything), "decoding,defaulting,metadata" (built-in kinds), "none" (not mapped).
+    checks: str = "validation"
 
     @property
     def strict_findings(self) -> list[str]:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from crdtool.engine.parallel import Task
     from crdtool.engine.registry import Registry
     from crdtool.engine.results import Result
+    from crdtool.model.discovery import KindLookup
 
 __all__ = ["Progress", "RunOutcome", "RunRequest", "run"]
 
@@ -88,7 +89,7 @@ def run(request: RunRequest) -> RunOutcome:
 
     docs = list(request.documents)
     crds = unique_crds(list(request.crds), docs)
-    objects, skipped, unmapped = _sort_documents(docs, request.skip_kinds)
+    objects, skipped, builtins = _sort_documents(docs, request)
     if request.progress is not None:
         request.progress.start(len(objects))
     if request.registry is not None:
@@ -98,7 +99,7 @@ def run(request: RunRequest) -> RunOutcome:
         outputs, lint_results = _check_in_parallel(crds, objects, request)
     else:
         outputs, lint_results = _check_here(crds, objects, request)
-    results = list(unmapped)
+    results = list(builtins)
     for result, passed in outputs:
         if passed is not None:
             skipped.append(passed)
@@ -111,40 +112,57 @@ def run(request: RunRequest) -> RunOutcome:
     return _outcome(docs, lint_results, results, skipped, request.field_validation)
 
 
-def _sort_documents(docs: list[Document], skip_kinds: SkipKinds) -> tuple[list[Document], list[Skipped], list]:
-    """The documents to check as custom resources, those passed over, and kubectl's no-matches
-    answers for built-in groups' kinds 1.36 does not serve (CRDs are neither: the registry's)."""
+def _sort_documents(docs: list[Document], request: RunRequest) -> tuple[list[Document], list[Skipped], list]:
+    """The documents to check as custom resources, those passed over, and the results of built-in
+    objects: their kinds' answers, or kubectl's no-matches answers for built-in groups' kinds 1.36
+    does not serve (CRDs are neither: the registry's)."""
     from crdtool.engine.builtin import builtin_lookup, no_kind_match
     from crdtool.engine.lint import is_crd
 
     objects: list[Document] = []
     skipped: list[Skipped] = []
-    unmapped: list = []
+    builtins: list[Result] = []
     for doc in docs:
         if is_crd(doc):
             continue
         builtin = builtin_lookup(doc)
-        passed = skip_kinds.skipped(doc)
+        passed = request.skip_kinds.skipped(doc)
         if passed is not None:
             skipped.append(passed)
         elif builtin is None:
             objects.append(doc)
         elif builtin.no_match:
-            unmapped.append(no_kind_match(doc, builtin))
+            builtins.append(no_kind_match(doc, builtin))
         else:
-            skipped.append(Skipped(doc.source, doc.index, doc.api_version, doc.kind, "built-in", "a built-in kind"))
-    return objects, skipped, unmapped
+            builtins.append(_check_builtin(doc, builtin, request))
+    return objects, skipped, builtins
+
+
+def _check_builtin(doc: Document, found: KindLookup, request: RunRequest) -> Result:
+    """A served built-in kind's object through its handler (apis.check)."""
+    from crdtool.apis import check
+
+    return check(doc, found.builtin, _step(request), _matching_old(request.olds, doc), _op(request))
+
+
+def _step(request: RunRequest) -> Request:
+    """What one object's check needs of the run's request."""
+    return Request(version=request.version, namespace=request.namespace, field_validation=request.field_validation)
+
+
+def _op(request: RunRequest) -> Operation:
+    """The engine's step: `default -o yaml|json` decodes (prunes) first, then defaults what is stored."""
+    return "prune" if request.stored and request.op == "default" else request.op
 
 
 def _check_object(doc: Document, registry: Registry, request: RunRequest) -> tuple[Any, Any]:
     """One object's result, or (None, Skipped) when it is skipped."""
     from crdtool.engine.validate import find_version, process, unknown_kind
 
-    step = Request(version=request.version, namespace=request.namespace, field_validation=request.field_validation)
+    step = _step(request)
     served = find_version(registry, doc, step)
     if served is not None:
-        op = "prune" if request.stored and request.op == "default" else request.op
-        return process(doc, served, step, old=_matching_old(request.olds, doc), op=op), None
+        return process(doc, served, step, old=_matching_old(request.olds, doc), op=_op(request)), None
     if request.skip_unknown_kinds:
         if doc.kind:
             why = Skipped(doc.source, doc.index, doc.api_version, doc.kind, "unknown-kind",

@@ -171,7 +171,8 @@ def sent_status(served: ServedVersion, namespace: str | None) -> str | None:
 
 def unknown_kind(doc: Document, registry: Registry) -> Result:
     """The finding for an object whose kind no CRD among the inputs defines (or defines invalidly)."""
-    result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version, status_kind=doc.kind)
+    result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version, status_kind=doc.kind,
+                    checks="none")
     if not isinstance(doc.kind, str) or not doc.kind:  # kubectl's decoder stops here, before any request
         result.status = result.client_error = f"Object 'Kind' is missing in '{go_json(doc.data)}'"
         result.reason = "BadRequest"

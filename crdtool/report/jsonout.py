@@ -51,6 +51,7 @@ def result_json(result: Result) -> dict[str, Any]:
         "namespace": result.namespace,
         "version": result.version,
         "valid": result.valid,
+        "checks": result.checks,
         "errors": [error_json(result, e) for e in result.errors],
         "status": result.status,
         "warnings": result.server_warnings,

@@ -23,11 +23,12 @@ from crdtool.load import InputError
 from crdtool.load.sources import read_text
 from crdtool.load.yamlreader import PLAIN_TAG, YAMLInputError, node_locator, read_yaml_stream
 from crdtool.model.groupversion import group_of
+from crdtool.report.registry import FORMAT_NAMES
 
 __all__ = ["Config", "find_config", "load_config"]
 
 YAML_NAMES = (".crdtool.yaml", ".crdtool.yml")
-FORMATS = ("text", "json", "kubectl", "sarif", "github", "junit")
+#: The request's fieldValidation directives (metav1): the choices of --field-validation and of the setting.
 FIELD_VALIDATION = ("Strict", "Warn", "Ignore")
 SEVERITIES = ("error", "warning", "info", "off")
 
@@ -192,7 +193,7 @@ def _parse(path: str, table: Any, what: str, position) -> Config:
         elif key == "field-validation":
             config.field_validation = _choice(value, FIELD_VALIDATION, key, fail)
         elif key == "format":
-            config.format = _choice(value, FORMATS, key, fail)
+            config.format = _choice(value, FORMAT_NAMES, key, fail)
         elif key == "kube-version":
             config.kube_version = check_kube_version(str(value), lambda message, key=key: fail(key, message))
         elif key == "severities":

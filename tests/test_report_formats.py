@@ -276,7 +276,7 @@ def test_github_escapes_as_the_actions_toolkit(tmp_path) -> None:
     assert github.escape_property("a%b\r\nc:d,e") == "a%25b%0D%0Ac%3Ad%2Ce"
     assert github.escape_data("a%b\r\nc:d,e") == "a%25b%0D%0Ac:d,e"
     result = _result_with_everything(tmp_path)
-    lines = github.render([result]).splitlines()
+    lines = github.report([result]).splitlines()
     source = github.escape_property(result.document.source)
     assert "%2C" in source and "%3A" in source  # the file name's comma and colon
     assert lines == [
@@ -299,7 +299,7 @@ def test_github_without_a_position_leaves_line_and_col_out() -> None:
 
 def test_junit_escapes_what_xml_cannot_hold(tmp_path) -> None:
     result = _result_with_everything(tmp_path)
-    text = junit.render([result], "crdtool validate")
+    text = junit.report([result], "crdtool validate")
     root = ET.fromstring(text.encode())  # well-formed, though the message held ESC and NUL
     [case] = root.iter("testcase")
     assert case.get("classname") == result.document.source and case.get("name") == "Widget w"
@@ -314,10 +314,10 @@ def test_junit_fails_an_accepted_document_with_an_error_finding(tmp_path) -> Non
     [doc] = load_inputs([str(ROOT / "fixtures/crontab/crd.yaml")])
     result = Result(document=doc, kind="CustomResourceDefinition", name="crontabs.stable.example.com",
                     findings=[Finding("field-removed", "error", FieldPath.root("spec"), "gone")])
-    failure = ET.fromstring(junit.render([result]).encode()).find(".//failure")
+    failure = ET.fromstring(junit.report([result]).encode()).find(".//failure")
     assert (failure.get("type"), failure.get("message")) == ("field-removed", "spec: gone")
     result.findings = [Finding("default-added", "info", FieldPath.root("spec"), "new default")]
-    root = ET.fromstring(junit.render([result]).encode())
+    root = ET.fromstring(junit.report([result]).encode())
     assert root.find(".//failure") is None and "info" not in root.find(".//system-out").text
     assert "note: spec: new default" in root.find(".//system-out").text
 
@@ -367,7 +367,8 @@ def test_help_loads_no_renderer() -> None:
              "try:\n runpy.run_module('crdtool', run_name='__main__')\nexcept SystemExit: pass\n"
              "print(sorted(m for m in sys.modules if m.startswith('crdtool.report')))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False, cwd=ROOT).stdout
-    assert "sarif, github" in out and out.strip().endswith("[]"), out
+    # the registry of formats (the help's choices), and no renderer
+    assert "sarif, github" in out and out.strip().endswith("['crdtool.report', 'crdtool.report.registry']"), out
 
 
 def test_ci_paths_are_relative_to_the_repository(monkeypatch) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from crdtool.engine.results import Result
 from crdtool.model.errors import NAMESPACE_MISMATCH
 from crdtool.model.gofmt import go_quote
+from crdtool.report.context import RenderContext
 
 
 def invalid_text(result: Result) -> str:
@@ -83,3 +84,16 @@ def warnings_text(result: Result) -> str:
 def success_text(result: Result, resource: str) -> str:
     """What kubectl writes to stdout for an accepted document (`resource` is e.g. `crontab.stable.example.com`)."""
     return f"{resource}/{result.name} created (server dry run)\n"
+
+
+def render(results: list[Result], context: RenderContext) -> None:
+    """`--format kubectl`: each document's warnings and refusal on stderr, its success line on stdout,
+    as kubectl writes them."""
+    for r in results:
+        if r.field_validation == "Warn":
+            r.warnings = [*r.strict_findings, *r.warnings]
+        context.stderr.write(warnings_text(r))
+        if r.valid:
+            context.stdout.write(success_text(r, context.resource_of(r)))
+        else:
+            context.stderr.write(error_text(r))

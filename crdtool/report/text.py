@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from typing import IO
 
 from rich.console import Console
 from rich.markup import escape
 
 from crdtool.engine.results import Result
 from crdtool.report import kubectl
+from crdtool.report.context import RenderContext
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold blue", "note": "bold cyan"}
 
@@ -86,15 +88,35 @@ def render_result(console: Console, result: Result, kubectl_stderr: Callable[[Re
             console.print("  " + escape(line), soft_wrap=True, highlight=False)
 
 
-def render(console: Console, results: list[Result], label: Callable[[Result], str], quiet: bool = False) -> None:
+def console(color: bool, stderr: bool = False, file: IO[str] | None = None) -> Console:
+    """A rich console honouring --no-color and non-terminal output."""
+    return Console(file=file, stderr=stderr, no_color=not color, color_system="auto" if color else None,
+                   highlight=False, soft_wrap=True)
+
+
+def render_results(console: Console, results: list[Result], quiet: bool = False) -> None:
     """Every result; accepted documents get one line saying so (none when `quiet`)."""
     for result in results:
         if (result.valid and not result.warnings and not result.strict_findings and not result.notes
                 and not result.findings):
             if not quiet:
-                console.print(f"[green]ok[/] {escape(label(result))}", highlight=False)
+                console.print(f"[green]ok[/] {escape(f'{result.document.source}: {result.kind} {result.name}')}",
+                              highlight=False)
             continue
         render_result(console, result, kubectl.error_text)
+
+
+def render(results: list[Result], context: RenderContext) -> None:
+    """`--format text`: the run's notes, every result, then (unless --quiet) the counts of each group."""
+    out = console(context.color, file=context.stdout)
+    for note in context.notes:
+        out.print(f"[cyan]note[/]: {escape(note)}", highlight=False, markup=True)
+    render_results(out, results, quiet=context.quiet)
+    if context.quiet:
+        return
+    groups = context.groups(results)
+    for n, (group, noun) in enumerate(groups):
+        summary(out, group, noun, context.skipped if n == len(groups) - 1 else None)
 
 
 def summary(console: Console, results: list[Result], noun: str, skipped: list | None = None) -> None:

@@ -35,6 +35,26 @@ def _timeout_ns(value: str) -> int:
     return nanos
 
 
+def _check_options(to: str, webhook_url: str | None, converter_cmd: str | None, timeout: str) -> int:
+    """Usage errors in --to, --webhook-url, --converter and --timeout (exit 2); the timeout in nanoseconds."""
+    from crdtool.convert.review import parse_group_version
+
+    if webhook_url and converter_cmd:
+        raise click.UsageError("--webhook-url and --converter cannot be used together")
+    target = parse_group_version(to)
+    if target is None or not target[1]:
+        raise click.BadParameter(f"{to!r}: a version (v1beta1) or group/version", param_hint="'--to'")
+    timeout_ns = _timeout_ns(timeout)
+    if webhook_url:
+        from crdtool.convert.webhook import check_url
+
+        try:
+            check_url(webhook_url)
+        except ValueError as err:
+            raise click.BadParameter(str(err), param_hint="'--webhook-url'") from None
+    return timeout_ns
+
+
 @click.command("convert")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("-c", "--crd", "crd_paths", multiple=True, type=click.Path(exists=True),
@@ -71,25 +91,12 @@ def command(paths, crd_paths, to, output, write, roundtrip, target_defaults, web
     Exit 0 when all converted and valid, 1 on a conversion error, validation error or round-trip loss,
     2 on unreadable input or a usage error."""
     from crdtool.cli.common import resolve_output
-    from crdtool.convert.review import parse_group_version
     from crdtool.report.context import RenderContext
     from crdtool.report.convert import label, render_objects
     from crdtool.report.registry import render_conversions
 
     fmt, color = resolve_output(output_format, no_color)
-    if webhook_url and converter_cmd:
-        raise click.UsageError("--webhook-url and --converter cannot be used together")
-    target = parse_group_version(to)
-    if target is None or not target[1]:
-        raise click.BadParameter(f"{to!r}: a version (v1beta1) or group/version", param_hint="'--to'")
-    timeout_ns = _timeout_ns(timeout)
-    if webhook_url:
-        from crdtool.convert.webhook import check_url
-
-        try:
-            check_url(webhook_url)
-        except ValueError as err:
-            raise click.BadParameter(str(err), param_hint="'--webhook-url'") from None
+    timeout_ns = _check_options(to, webhook_url, converter_cmd, timeout)
 
     def run() -> int:
         from crdtool.cli.resources import load_registry

@@ -1,6 +1,6 @@
 """The registry of formats and the renderer protocol: one map feeds --format's choices and the
-settings file's check, and every renderer is `render(results, context)` writing to the context's
-streams."""
+settings file's check, every renderer is `render(results, context)` writing to the context's
+streams, and every findings format walks a document's findings in one order, the document's."""
 
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ from crdtool.engine.results import Result
 from crdtool.load import InputError, read_source
 from crdtool.model import FieldError
 from crdtool.model import Path as FieldPath
-from crdtool.report import registry
+from crdtool.report import registry, sarif, text
 from crdtool.report.context import RenderContext
+from crdtool.report.issues import issues
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -88,6 +89,23 @@ def test_renderers_write_to_the_context_streams() -> None:
     assert out.getvalue() == ""
     assert err.getvalue().startswith('Warning: a warning about the whole document\nThe CustomResourceDefinition '
                                      '"crontab.stable.example.com" is invalid: \n* spec.scope: ')
+
+
+def test_findings_come_in_the_order_of_the_document() -> None:
+    result = _refused()
+    assert [i.position for i in issues(result)] == [(1, 1), (6, 3), (7, 3)]
+    assert [i.category for i in issues(result)] == ["warning", "field", "field"]
+    rendered = [r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                for r in sarif.log([result])["runs"][0]["results"]]
+    assert rendered == [1, 6, 7]
+    out = io.StringIO()
+    text.render([result], RenderContext(stdout=out, quiet=True))
+    lines = out.getvalue().splitlines()
+    findings = [line for line in lines if line.startswith("crd.yaml:")]
+    assert [f.split(": ")[0] for f in findings] == ["crd.yaml:1:1", "crd.yaml:6:3", "crd.yaml:7:3"]
+    # kubectl's own text keeps the apiserver's order
+    kubectl_lines = lines[lines.index("kubectl would print:") + 1:]
+    assert kubectl_lines[1].startswith("  * spec.scope") and kubectl_lines[2].startswith("  * spec.group")
 
 
 def test_convert_counts_close_the_github_annotations(monkeypatch) -> None:

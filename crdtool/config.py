@@ -23,6 +23,7 @@ from crdtool import KUBE_VERSION
 from crdtool.errors import InputError, SettingsError
 from crdtool.load.sources import read_text
 from crdtool.load.yamlreader import PLAIN_TAG, YAMLInputError, node_locator, read_yaml_stream
+from crdtool.report.registry import FORMAT_NAMES
 
 if TYPE_CHECKING:
     from crdtool.engine.skipped import SkipKinds
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["Config", "find_config", "load_config"]
 
 YAML_NAMES = (".crdtool.yaml", ".crdtool.yml")
-FORMATS = ("text", "json", "kubectl", "sarif", "github", "junit")
+#: The request's fieldValidation directives (metav1): the choices of --field-validation and of the setting.
 FIELD_VALIDATION = ("Strict", "Warn", "Ignore")
 SEVERITIES = ("error", "warning", "info", "off")
 
@@ -210,7 +211,7 @@ def _parse(path: str, table: Any, what: str, position: _Locate) -> Config:
         elif key == "field-validation":
             config.field_validation = _choice(value, FIELD_VALIDATION, key, fail)
         elif key == "format":
-            config.format = _choice(value, FORMATS, key, fail)
+            config.format = _choice(value, FORMAT_NAMES, key, fail)
         elif key == "kube-version":
             config.kube_version = check_kube_version(str(value), lambda message: fail("kube-version", message))
         elif key == "severities":

@@ -59,7 +59,7 @@ def test_strict_decoding_findings_are_a_bad_request_under_strict() -> None:
 
 
 def test_json_contract_carries_positions_and_values() -> None:
-    out = json.loads(jsonout.render([_result([SCOPE_ERR, FieldError.required(Path.root("spec", "group"), "")])]))
+    out = json.loads(jsonout.report([_result([SCOPE_ERR, FieldError.required(Path.root("spec", "group"), "")])]))
     res = out["results"][0]
     assert (res["file"], res["document"], res["valid"], res["status"]) == ("crd.yaml", 0, False, "invalid")
     scope, group = res["errors"]
@@ -72,7 +72,7 @@ def test_json_contract_carries_positions_and_values() -> None:
 
 def test_text_shows_position_snippet_and_kubectl_text() -> None:
     console = Console(record=True, width=200, no_color=True, color_system=None)
-    text.render(console, [_result([SCOPE_ERR])], lambda r: r.name)
+    text.render_results(console, [_result([SCOPE_ERR])])
     out = console.export_text()
     assert 'crd.yaml:6:3: error: spec.scope: Unsupported value: "Namespace"' in out
     assert "    6 |   scope: Namespace\n          ^" in out

@@ -250,17 +250,20 @@ def test_sarif_renders_every_kind_of_finding_and_stays_valid(tmp_path) -> None:
     run_ = log["runs"][0]
     rows = [(r["ruleId"], r["level"], r["locations"][0]["physicalLocation"].get("region", {}).get("startLine"))
             for r in run_["results"]]
-    assert rows == [("StrictDecodingError", "error", 7), ("FieldValueInvalid", "error", 6), ("Warning", "warning", 1),
-                    ("field-removed", "error", 6), ("default-added", "note", 3), ("NotChecked", "note", 5)]
+    # in the order of the document (at one place: field errors before crdtool's findings)
+    assert rows == [("Warning", "warning", 1), ("default-added", "note", 3), ("NotChecked", "note", 5),
+                    ("FieldValueInvalid", "error", 6), ("field-removed", "error", 6),
+                    ("StrictDecodingError", "error", 7)]
     assert [r["defaultConfiguration"]["level"] for r in run_["tool"]["driver"]["rules"]] == [
-        "error", "error", "warning", "error", "note", "note"]
-    assert run_["results"][1]["message"]["text"] == str(result.errors[0])
-    assert run_["results"][3]["message"]["text"] == "spec.size: a field removed"
+        "warning", "note", "note", "error", "error", "error"]
+    assert run_["results"][3]["message"]["text"] == str(result.errors[0])
+    assert run_["results"][4]["message"]["text"] == "spec.size: a field removed"
     uri = run_["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
     assert uri == {"uri": Path(result.document.source).as_uri()}  # an absolute path, as given
     assert run_["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"] == "skipped a built-in kind"
     result.field_validation = "Warn"
-    assert [r["level"] for r in sarif.log([result])["runs"][0]["results"]][0] == "warning"
+    assert [r["level"] for r in sarif.log([result])["runs"][0]["results"]
+            if r["ruleId"] == "StrictDecodingError"] == ["warning"]
 
 
 @pytest.mark.parametrize(("source", "uri"), [
@@ -277,18 +280,18 @@ def test_github_escapes_as_the_actions_toolkit(tmp_path) -> None:
     assert github.escape_property("a%b\r\nc:d,e") == "a%25b%0D%0Ac%3Ad%2Ce"
     assert github.escape_data("a%b\r\nc:d,e") == "a%25b%0D%0Ac:d,e"
     result = _result_with_everything(tmp_path)
-    lines = github.render([result]).splitlines()
+    lines = github.report([result]).splitlines()
     source = github.escape_property(result.document.source)
     assert "%2C" in source and "%3A" in source  # the file name's comma and colon
     assert lines == [
-        f'::error file={source},line=7,col=3,title=StrictDecodingError::strict decoding error: unknown field '
-        f'"spec.extra"',
-        f"::error file={source},line=6,col=3,title=FieldValueInvalid::spec.size: Invalid value: 3: must be\x1b[0m "
-        f"even\x00%0D%0Areally: 100%25",
         f"::warning file={source},line=1,col=1,title=Warning::a warning, with: punctuation",
-        f"::error file={source},line=6,col=3,title=field-removed::spec.size: a field removed",
         f"::notice file={source},line=3,col=1,title=default-added::metadata: a default added",
         f"::notice file={source},line=5,col=1,title=NotChecked::spec: not checked: too deep",
+        f"::error file={source},line=6,col=3,title=FieldValueInvalid::spec.size: Invalid value: 3: must be\x1b[0m "
+        f"even\x00%0D%0Areally: 100%25",
+        f"::error file={source},line=6,col=3,title=field-removed::spec.size: a field removed",
+        f'::error file={source},line=7,col=3,title=StrictDecodingError::strict decoding error: unknown field '
+        f'"spec.extra"',
     ]
 
 
@@ -300,7 +303,7 @@ def test_github_without_a_position_leaves_line_and_col_out() -> None:
 
 def test_junit_escapes_what_xml_cannot_hold(tmp_path) -> None:
     result = _result_with_everything(tmp_path)
-    text = junit.render([result], "crdtool validate")
+    text = junit.report([result], "crdtool validate")
     root = ET.fromstring(text.encode())  # well-formed, though the message held ESC and NUL
     [case] = root.iter("testcase")
     assert case.get("classname") == result.document.source and case.get("name") == "Widget w"
@@ -315,10 +318,10 @@ def test_junit_fails_an_accepted_document_with_an_error_finding(tmp_path) -> Non
     [doc] = load_inputs([str(ROOT / "fixtures/crontab/crd.yaml")])
     result = Result(document=doc, kind="CustomResourceDefinition", name="crontabs.stable.example.com",
                     findings=[Finding("field-removed", "error", FieldPath.root("spec"), "gone")])
-    failure = ET.fromstring(junit.render([result]).encode()).find(".//failure")
+    failure = ET.fromstring(junit.report([result]).encode()).find(".//failure")
     assert (failure.get("type"), failure.get("message")) == ("field-removed", "spec: gone")
     result.findings = [Finding("default-added", "info", FieldPath.root("spec"), "new default")]
-    root = ET.fromstring(junit.render([result]).encode())
+    root = ET.fromstring(junit.report([result]).encode())
     assert root.find(".//failure") is None and "info" not in root.find(".//system-out").text
     assert "note: spec: new default" in root.find(".//system-out").text
 
@@ -368,7 +371,8 @@ def test_help_loads_no_renderer() -> None:
              "try:\n runpy.run_module('crdtool', run_name='__main__')\nexcept SystemExit: pass\n"
              "print(sorted(m for m in sys.modules if m.startswith('crdtool.report')))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False, cwd=ROOT).stdout
-    assert "sarif, github" in out and out.strip().endswith("[]"), out
+    # the registry of formats (the help's choices), and no renderer
+    assert "sarif, github" in out and out.strip().endswith("['crdtool.report', 'crdtool.report.registry']"), out
 
 
 def test_ci_paths_are_relative_to_the_repository(monkeypatch) -> None:

@@ -11,6 +11,7 @@ import threading
 import click
 
 from crdtool import KUBE_VERSION, __version__
+from crdtool.report.registry import FORMAT_NAMES
 
 #: name -> (module, one-line help). Only subcommands that exist are listed.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -45,7 +46,7 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", message=f"crdtool %(version)s (Kubernetes {KUBE_VERSION})")
 @click.option("--format", "output_format",
-              type=click.Choice(["text", "json", "kubectl", "sarif", "github", "junit"]), default=None,
+              type=click.Choice(FORMAT_NAMES), default=None,
               help="Output format (default: text); sarif, github and junit are for CI.")
 @click.option("--no-color", is_flag=True, default=False, help="Plain text without colors (NO_COLOR works too).")
 @click.option("-q", "--quiet", is_flag=True, default=False, help="Only the findings: no `ok` lines and no summary.")

@@ -3,7 +3,6 @@ printed as objects, or written back into the files."""
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -58,7 +57,9 @@ def change_command(name: str, summary: str, objects_help: str) -> click.Command:
                 emit(outcome.results, fmt, color, "object", outcome.notes if resolve_verbose() else [],
                      skipped=outcome.skipped)
             elif output in ("yaml", "json"):
-                _print_objects([r.object for r in outcome.results if r.object is not None], output)
+                from crdtool.report.objects import print_objects
+
+                print_objects([r.object for r in outcome.results if r.object is not None], output, sys.stdout)
             else:
                 _print_diffs(outcome.results, files, color, outcome.notes if resolve_verbose() else [],
                              outcome.skipped)
@@ -104,31 +105,6 @@ def plan_files(changes: list[tuple[Document, Any]]) -> list[FileChange]:
     return files
 
 
-def _shallower_than(value: Any, limit: int) -> bool:
-    level, depth = [value], 0
-    while level:
-        depth += 1
-        if depth > limit:
-            return False
-        level = [v for x in level for v in (x.values() if isinstance(x, dict) else x if isinstance(x, list) else ())]
-    return True
-
-
-def _print_objects(objects: list, output: str) -> None:
-    if output == "json":
-        from crdtool.model.gofmt import go_json_data
-
-        objects = go_json_data(objects)
-        value = objects[0] if len(objects) == 1 else {"apiVersion": "v1", "kind": "List", "items": objects}
-        # json's indenting encoder is pure Python and quadratic in the depth: deep objects come out compact
-        indent = 2 if _shallower_than(value, 200) else None
-        sys.stdout.write(json.dumps(value, indent=indent, ensure_ascii=False) + "\n")
-        return
-    from crdtool.report.diff import to_yaml
-
-    sys.stdout.write("---\n".join(to_yaml(o) for o in objects))
-
-
 def _print_diffs(results: list, files: list[FileChange], color: bool, notes: list[str], skipped: list) -> None:
     """Each file's errors, then its diff; then what was not checked."""
     from crdtool.engine.skipped import summary
@@ -168,7 +144,5 @@ def _write(files: list[FileChange]) -> None:
             click.echo(f"rewrote {file.path}", err=True)
 
 
-#: Public names for the commands that reuse these (`convert`): print objects as -o yaml|json does,
-#: and rewrite input files (`plan_files`, then `write_files`).
-print_objects = _print_objects
+#: Public name for the commands that reuse it (`convert`): rewrite input files (`plan_files`, then `write_files`).
 write_files = _write

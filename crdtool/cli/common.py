@@ -15,10 +15,8 @@ from crdtool.errors import EXIT_INPUT as EXIT_INPUT
 from crdtool.errors import EXIT_OK as EXIT_OK
 from crdtool.errors import outcome
 from crdtool.load import Document, load_inputs
+from crdtool.report.registry import FINDINGS_FORMATS, FORMAT_NAMES
 
-#: Every --format; sarif, github and junit report findings for CI (lint, validate, prune, default).
-FORMATS = ("text", "json", "kubectl", "sarif", "github", "junit")
-FINDINGS_FORMATS = ("sarif", "github", "junit")
 #: Commands whose output is not a list of findings, so they offer none of FINDINGS_FORMATS.
 _NO_FINDINGS = frozenset({"columns"})
 _QUIET = "crdtool.quiet"  # the group's -q (crdtool/cli/__init__.py) sets it too
@@ -53,7 +51,7 @@ def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
     func = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=set_quiet,
                         help="Only the findings: no `ok` lines and no summary.")(func)
     func = click.option("--no-color", is_flag=True, default=False, help="Plain text without colors.")(func)
-    func = click.option("--format", "output_format", type=click.Choice(FORMATS), default=None,
+    func = click.option("--format", "output_format", type=click.Choice(FORMAT_NAMES), default=None,
                         help="text (default), json (for machines), kubectl (exactly what kubectl prints), "
                              "or for CI: sarif (code scanning), github (workflow annotations), junit (test "
                              "reports).")(func)
@@ -88,11 +86,10 @@ def resolve_quiet() -> bool:
 
 
 def console(color: bool, stderr: bool = False):
-    """A rich console honouring --no-color and non-terminal output."""
-    from rich.console import Console
+    """A rich console honouring --no-color and non-terminal output (report.text's)."""
+    from crdtool.report.text import console as text_console
 
-    return Console(stderr=stderr, no_color=not color, color_system="auto" if color else None,
-                   highlight=False, soft_wrap=True)
+    return text_console(color, stderr)
 
 
 def allow_empty_option(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -22,6 +22,7 @@ from crdtool.cli.common import (
 )
 from crdtool.cli.emit import emit
 from crdtool.cli.settings import current_settings, with_severities
+from crdtool.config import FIELD_VALIDATION
 
 
 @click.command("lint")
@@ -34,7 +35,7 @@ from crdtool.cli.settings import current_settings, with_severities
                    "the upgrade breaks for stored objects and clients.")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), default="error", show_default=True,
               help="The least severe --against finding that makes the exit code 1.")
-@click.option("--field-validation", type=click.Choice(["Strict", "Warn", "Ignore"]), default="Strict",
+@click.option("--field-validation", type=click.Choice(FIELD_VALIDATION), default="Strict",
               show_default=True, help="How unknown and duplicate fields count, as kubectl's --validate.")
 @click.option("--costs", is_flag=True,
               help="List every CEL rule's estimated cost against the apiserver's per-rule and per-CRD budgets.")

@@ -11,6 +11,7 @@ import click
 
 from crdtool.cli.common import allow_empty_option, output_options, read_documents, verbose_option
 from crdtool.cli.settings import current_settings
+from crdtool.config import FIELD_VALIDATION
 
 if TYPE_CHECKING:
     from crdtool.engine.run import RunOutcome
@@ -31,7 +32,7 @@ def resource_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("-n", "--namespace", default=None,
                      help="The request's namespace, as kubectl's: objects without one get it (default: "
                           "default), objects in another are refused."),
-        click.option("--field-validation", type=click.Choice(["Strict", "Warn", "Ignore"]), default="Strict",
+        click.option("--field-validation", type=click.Choice(FIELD_VALIDATION), default="Strict",
                      show_default=True, help="Unknown and duplicate fields: errors, warnings, or ignored."),
         click.option("--skip-unknown-kinds", is_flag=True, help="Skip objects whose kind no CRD defines."),
         verbose_option("Also say which documents were skipped and why."),

@@ -8,6 +8,7 @@ Escaping is the Actions toolkit's (packages/core/src/command.ts): in property va
 from __future__ import annotations
 
 from crdtool.engine.results import Result
+from crdtool.report.context import RenderContext
 from crdtool.report.issues import Issue, issues, summary
 from crdtool.report.paths import relative_to_root
 
@@ -37,7 +38,7 @@ def annotation(issue: Issue) -> str:
                                            "title": issue.rule}, issue.message)
 
 
-def render(results: list[Result], notes: list[str] | None = None,
+def report(results: list[Result], notes: list[str] | None = None,
            counted: list[tuple[list[Result], str]] | None = None, skipped: list | None = None) -> str:
     """The annotations, then (unless `counted` is None) one line with the text format's counts."""
     lines = [command("notice", {}, n) for n in notes or []]
@@ -47,3 +48,9 @@ def render(results: list[Result], notes: list[str] | None = None,
         lines.append("crdtool: " + ", ".join(summary(group, noun, skipped if n == last else None)
                                              for n, (group, noun) in enumerate(counted)))
     return "".join(line + "\n" for line in lines)
+
+
+def render(results: list[Result], context: RenderContext) -> None:
+    """`--format github`: the counts close the annotations unless --quiet."""
+    counted = None if context.quiet else context.groups(results)
+    context.stdout.write(report(results, context.notes, counted, context.skipped))

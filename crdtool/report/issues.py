@@ -1,5 +1,6 @@
-"""A Result's findings as one flat list, for the CI formats (sarif, github, junit): each with a rule
-id, a level, the apiserver's message and where it points, in the order the text format shows them."""
+"""A Result's findings as one flat list, the one walk every findings format makes (text, sarif,
+github, junit): each with a rule id, a level, the apiserver's message and where it points, in the
+order of the document."""
 
 from __future__ import annotations
 
@@ -30,29 +31,40 @@ class Issue:
     category: str
     #: The field.ErrorType's text (`Invalid value`) for a field error, else "".
     title: str = ""
+    #: crdtool's severity (error, warning, info or note): the level, with a finding's `info` kept.
+    severity: str = ""
+    #: A strict-decoding finding's own words (`unknown field "spec.x"`), which each format prefixes its way.
+    detail: str = ""
 
 
 def issues(result: Result) -> list[Issue]:
-    """Every finding of one document: strict decoding, a refusal before validation, field errors,
-    warnings, crdtool's own findings and its notes."""
+    """Every finding of one document, in the order of the document (by line and column; findings at
+    one place in this order: strict decoding, a refusal before validation, field errors, warnings,
+    crdtool's own findings and its notes)."""
+    found = _issues(result)
+    return sorted(found, key=lambda issue: issue.position or (0, 0))
+
+
+def _issues(result: Result) -> list[Issue]:
     source = result.document.source
     out: list[Issue] = []
     strict = result.field_validation == "Strict"
+    level = "error" if strict else "warning"
     for w in result.strict_findings:
-        out.append(Issue(STRICT, "error" if strict else "warning",
-                         f"strict decoding error: {w}" if strict else w, source, result.strict_position(w), "strict"))
+        out.append(Issue(STRICT, level, f"strict decoding error: {w}" if strict else w, source,
+                         result.strict_position(w), "strict", severity=level, detail=w))
     if result.status is not None and (result.reason not in (None, "Invalid") or not result.errors):
         out.append(Issue(result.reason or "Invalid", "error", result.status, source, result.document.locate(()),
-                         "status"))
+                         "status", severity="error"))
     for e in result.errors:
-        out.append(Issue(e.type.code, "error", str(e), source, result.position(e), "field", e.type.text))
+        out.append(Issue(e.type.code, "error", str(e), source, result.position(e), "field", e.type.text, "error"))
     for w in result.warnings:
-        out.append(Issue(WARNING, "warning", w, source, result.document.locate(()), "warning"))
+        out.append(Issue(WARNING, "warning", w, source, result.document.locate(()), "warning", severity="warning"))
     for f in result.findings:
         out.append(Issue(f.code, LEVELS.get(f.severity, "warning"), f"{f.path}: {f.message}", source,
-                         result.position(f), "finding"))
+                         result.position(f), "finding", severity=f.severity))
     for n in result.notes:
-        out.append(Issue(NOTE, "note", f"{n.path}: {n.message}", source, result.position(n), "note"))
+        out.append(Issue(NOTE, "note", f"{n.path}: {n.message}", source, result.position(n), "note", severity="note"))
     return out
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from crdtool.engine.results import Result
 from crdtool.model.errors import FieldError
 from crdtool.model.gofmt import GoStruct, go_json_data
+from crdtool.report.context import RenderContext
 
 
 def _plain(value: Any) -> Any:
@@ -93,15 +94,25 @@ def rule_cost_json(result: Result, cost) -> dict[str, Any]:
     }
 
 
-def render(results: list[Result], skipped: list | None = None) -> str:
+def report(results: list[Result], skipped: list | None = None) -> str:
+    """`{"results": [...]}` with `"skipped"` counting the documents not checked, by reason (engine.skipped),
+    when `skipped` is given."""
+    return envelope([result_json(r) for r in results], skipped)
+
+
+def envelope(items: list[dict[str, Any]], skipped: list | None) -> str:
     """`{"results": [...]}`, one result per line: compact, because json's indenting encoder is pure
     Python and quadratic in the nesting depth (minutes for a 9,000-deep object), the compact one is C.
     With `skipped` (engine.skipped), `"skipped"` counts the documents not checked, by reason."""
-    items = ",\n".join(json.dumps(result_json(r), ensure_ascii=False) for r in results)
-    body = '{"results": [\n' + items + "\n]" if items else '{"results": []'
+    body = ",\n".join(json.dumps(item, ensure_ascii=False) for item in items)
+    out = '{"results": [\n' + body + "\n]" if body else '{"results": []'
     if skipped is not None:
         from crdtool.engine.skipped import counts
 
-        body += ', "skipped": ' + json.dumps(counts(skipped))
-    return body + "}\n"
+        out += ', "skipped": ' + json.dumps(counts(skipped))
+    return out + "}\n"
 
+
+def render(results: list[Result], context: RenderContext) -> None:
+    """`--format json`."""
+    context.stdout.write(report(results, context.skipped))

@@ -12,7 +12,10 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+import click
+
 from crdtool.engine.results import Result
+from crdtool.report.context import RenderContext
 from crdtool.report.issues import document_label, issues, line
 
 #: What XML 1.0 cannot hold at all (not even as a character reference); shown as Go escapes instead.
@@ -50,7 +53,7 @@ def _testcase(suite: ET.Element, result: Result) -> bool:
     return failure is not None
 
 
-def render(results: list[Result], name: str = "crdtool", skipped: list | None = None) -> str:
+def report(results: list[Result], name: str = "crdtool", skipped: list | None = None) -> str:
     """The report; each document not checked (`skipped`, engine.skipped) is a <testcase> with <skipped>."""
     root = ET.Element("testsuites", name=name)
     suites: dict[str, ET.Element] = {}
@@ -82,3 +85,10 @@ def render(results: list[Result], name: str = "crdtool", skipped: list | None = 
                        skipped=str(sum(c[2] for c in counts.values())))
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def render(results: list[Result], context: RenderContext) -> None:
+    """`--format junit`; the report holds documents only, so the run's notes go to stderr."""
+    for note in context.notes:
+        click.echo(f"note: {note}", file=context.stderr)
+    context.stdout.write(report(results, context.command, context.skipped))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from crdtool.engine.results import Result
 from crdtool.model.gofmt import go_quote
+from crdtool.report.context import RenderContext
 
 
 def invalid_text(result: Result) -> str:
@@ -74,3 +75,14 @@ def success_text(result: Result) -> str:
     from crdtool.model.discovery import printed_kind
 
     return f"{printed_kind(result.api_version, result.kind)}/{result.name} created (server dry run)\n"
+
+
+def render(results: list[Result], context: RenderContext) -> None:
+    """`--format kubectl`: each document's warnings and refusal on stderr, its success line on stdout,
+    as kubectl writes them."""
+    for r in results:
+        context.stderr.write(warnings_text(r))
+        if r.valid:
+            context.stdout.write(success_text(r))
+        else:
+            context.stderr.write(error_text(r))

@@ -16,6 +16,7 @@ from urllib.parse import quote
 
 from crdtool import KUBE_VERSION, __version__
 from crdtool.engine.results import Result
+from crdtool.report.context import RenderContext
 from crdtool.report.issues import Issue, issues
 from crdtool.report.paths import relative_to_root
 
@@ -118,5 +119,11 @@ def log(results: list[Result], notes: list[str] | None = None, skipped: list | N
     }
 
 
-def render(results: list[Result], notes: list[str] | None = None, skipped: list | None = None) -> str:
+def report(results: list[Result], notes: list[str] | None = None, skipped: list | None = None) -> str:
+    """The SARIF log, as its file holds it."""
     return json.dumps(log(results, notes, skipped), indent=2, ensure_ascii=False) + "\n"
+
+
+def render(results: list[Result], context: RenderContext) -> None:
+    """`--format sarif`."""
+    context.stdout.write(report(results, context.notes, context.skipped))

@@ -9,21 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from typing import IO
 
 from rich.console import Console
 from rich.markup import escape
 
 from crdtool.engine.results import Result
 from crdtool.report import kubectl
+from crdtool.report.context import RenderContext
+from crdtool.report.issues import issues, where
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold blue", "note": "bold cyan"}
-
-
-def _where(result: Result, position: tuple[int, int] | None) -> str:
-    where = result.document.source
-    if position is not None:
-        where += f":{position[0]}:{position[1]}"
-    return where
 
 
 @lru_cache(maxsize=4)
@@ -58,27 +54,17 @@ def _finding(console: Console, severity: str, where: str, message: str, snippet:
         console.print(f"[dim]{escape(line)}[/]", soft_wrap=True, highlight=False)
 
 
+#: The findings shown with their source line: those about a field (not the document as a whole).
+_WITH_SNIPPET = frozenset({"strict", "field", "finding", "note"})
+
+
 def render_result(console: Console, result: Result, kubectl_stderr: Callable[[Result], str]) -> None:
     """All findings of one document, then kubectl's text if the apiserver would refuse it."""
-    doc_position = result.document.locate(())
-    for w in result.strict_findings:
-        severity = "error" if result.field_validation == "Strict" else "warning"
-        position = result.strict_position(w)
-        _finding(console, severity, _where(result, position), f"strict decoding: {w}", _snippet(result, position))
-    if result.reason not in (None, "Invalid"):
-        _finding(console, "error", _where(result, doc_position), result.status or "", [])
-    for error in result.errors:
-        position = result.position(error)
-        _finding(console, "error", _where(result, position), str(error), _snippet(result, position))
-    for w in result.warnings:
-        _finding(console, "warning", _where(result, doc_position), w, [])
-    for finding in result.findings:
-        position = result.position(finding)
-        _finding(console, finding.severity, _where(result, position), f"{finding.path}: {finding.message}",
-                 _snippet(result, position), finding.code)
-    for note in result.notes:
-        position = result.position(note)
-        _finding(console, "note", _where(result, position), f"{note.path}: {note.message}", _snippet(result, position))
+    for issue in issues(result):
+        message = f"strict decoding: {issue.detail}" if issue.category == "strict" else issue.message
+        snippet = _snippet(result, issue.position) if issue.category in _WITH_SNIPPET else []
+        _finding(console, issue.severity, where(issue), message, snippet,
+                 issue.rule if issue.category == "finding" else None)
     text = kubectl_stderr(result)
     if text:
         console.print("[dim]kubectl would print:[/]", highlight=False)
@@ -86,15 +72,35 @@ def render_result(console: Console, result: Result, kubectl_stderr: Callable[[Re
             console.print("  " + escape(line), soft_wrap=True, highlight=False)
 
 
-def render(console: Console, results: list[Result], label: Callable[[Result], str], quiet: bool = False) -> None:
+def console(color: bool, stderr: bool = False, file: IO[str] | None = None) -> Console:
+    """A rich console honouring --no-color and non-terminal output."""
+    return Console(file=file, stderr=stderr, no_color=not color, color_system="auto" if color else None,
+                   highlight=False, soft_wrap=True)
+
+
+def render_results(console: Console, results: list[Result], quiet: bool = False) -> None:
     """Every result; accepted documents get one line saying so (none when `quiet`)."""
     for result in results:
         if (result.valid and not result.warnings and not result.strict_findings and not result.notes
                 and not result.findings):
             if not quiet:
-                console.print(f"[green]ok[/] {escape(label(result))}", highlight=False)
+                console.print(f"[green]ok[/] {escape(f'{result.document.source}: {result.kind} {result.name}')}",
+                              highlight=False)
             continue
         render_result(console, result, kubectl.error_text)
+
+
+def render(results: list[Result], context: RenderContext) -> None:
+    """`--format text`: the run's notes, every result, then (unless --quiet) the counts of each group."""
+    out = console(context.color, file=context.stdout)
+    for note in context.notes:
+        out.print(f"[cyan]note[/]: {escape(note)}", highlight=False, markup=True)
+    render_results(out, results, quiet=context.quiet)
+    if context.quiet:
+        return
+    groups = context.groups(results)
+    for n, (group, noun) in enumerate(groups):
+        summary(out, group, noun, context.skipped if n == len(groups) - 1 else None)
 
 
 def summary(console: Console, results: list[Result], noun: str, skipped: list | None = None) -> None:

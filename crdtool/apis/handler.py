@@ -25,9 +25,9 @@ def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None
     from crdtool.apis.names import name_rule
     from crdtool.model.errors import aggregate_message
     from crdtool.model.path import Path
-    from crdtool.schema.objectmeta import validate_object_meta
-    from crdtool.schema.resource_meta import handling_error
-    from crdtool.schema.resource_validation import namespace_mismatch, prepare_for_create
+    from crdtool.schema.apimachinery.objectmeta import validate_object_meta
+    from crdtool.schema.customresource.strategy import namespace_mismatch, prepare_for_create
+    from crdtool.schema.objectmeta.coerce import handling_error
 
     result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version, version=kind.version,
                     status_kind=kind.kind, field_validation=request.field_validation)

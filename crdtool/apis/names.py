@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from crdtool.schema.names import (
+from crdtool.schema.apimachinery.names import (
     NameFunc,
     name_is_dns1035_label,
     name_is_dns_label,

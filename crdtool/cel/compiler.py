@@ -25,8 +25,8 @@ from crdtool.cel.quiet import quiet_stderr
 from crdtool.cel.types import DeclType, schema_decl_type
 from crdtool.model.gofmt import go_trim_space
 from crdtool.model.path import Path
-from crdtool.schema.crd_schema import RuleCompilation, RuleCompileError, RuleCompileRequest
-from crdtool.schema.structural import Structural, valid_field_path
+from crdtool.schema.crd.schema import RuleCompilation, RuleCompileError, RuleCompileRequest
+from crdtool.schema.structural.structural import Structural, valid_field_path
 
 __all__ = ["CompiledRule", "NodeRules", "compile_node", "rule_compiler"]
 

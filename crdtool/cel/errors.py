@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from crdtool.schema.goregexp import re2_error_to_go
+from crdtool.model.goregexp import re2_error_to_go
 
 __all__ = ["CompileIssue", "format_issues", "go_error_text", "go_runtime_error"]
 

@@ -22,7 +22,7 @@ from crdtool.model.gofmt import go_trim_space
 from crdtool.model.jsonvalue import deep_equal
 from crdtool.model.notes import Note
 from crdtool.model.path import Path, child_of, index_of, key_of
-from crdtool.schema.structural import Structural
+from crdtool.schema.structural.structural import Structural
 
 __all__ = ["rule_validator", "validate", "validate_default"]
 

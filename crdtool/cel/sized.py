@@ -15,7 +15,7 @@ from typing import Any
 
 from crdtool.cel import cost
 from crdtool.cel.types import schema_decl_type
-from crdtool.schema.structural import Structural, ValueValidation
+from crdtool.schema.structural.structural import Structural, ValueValidation
 
 PER_CALL_LIMIT = 1_000_000  # the apiserver's runtime cost limit of one rule evaluation
 RUNTIME_BUDGET = 10_000_000  # the apiserver's runtime cost budget of all rules on one object

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from crdtool.cel.names import escape
-from crdtool.schema.structural import Structural
+from crdtool.schema.structural.structural import Structural
 
 __all__ = ["DeclField", "DeclType", "MAX_REQUEST_SIZE_BYTES", "schema_decl_type", "with_type_and_object_meta"]
 

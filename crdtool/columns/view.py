@@ -89,14 +89,16 @@ def stored_object(doc: Document, served: ServedVersion) -> dict[str, Any]:
     """The object as the apiserver would store and list it: unknown fields pruned, metadata decoded
     into ObjectMeta and back (embedded resources' too), defaults applied; UndecodableObject when the
     metadata does not decode."""
-    from crdtool.schema import defaulting, pruning, resource_meta
+    from crdtool.schema.defaulting import algorithm as defaulting
+    from crdtool.schema.objectmeta import coerce as objectmeta
+    from crdtool.schema.pruning import algorithm as pruning
 
     obj: dict[str, Any] = json_copy(doc.data)
     if served.structural is not None:
         pruning.prune(obj, served.structural)
-    problem = resource_meta.coerce_metadata(obj, served.structural, served.kind, served.version)
+    problem = objectmeta.coerce_metadata(obj, served.structural, served.kind, served.version)
     if problem is not None:
-        raise UndecodableObject(resource_meta.handling_error(served.kind, served.version, problem))
+        raise UndecodableObject(objectmeta.handling_error(served.kind, served.version, problem))
     if served.structural is not None:
         defaulting.apply_defaults(obj, served.structural)
     return obj

@@ -5,7 +5,7 @@ pruned with the target version's schema.
 
 One module per job: `crd` (a CRD's conversion settings), `stored` (the storage codec's decode and
 the converter's schema coercion), `none` (strategy None), `review` (ConversionReview requests and
-the apiserver's checks of the answer), `gojson` (Go's JSON errors), `webhook` and `tls` (the HTTPS
+the apiserver's checks of the answer), `webhook` and `tls` (the HTTPS
 client and its Go error texts), `command` (--converter), `roundtrip` (what a round trip loses) and
 `pipeline` (the order of it all).
 """

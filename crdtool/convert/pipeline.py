@@ -32,7 +32,7 @@ from crdtool.engine.skipped import Skipped
 from crdtool.load.document import Document
 from crdtool.model.gofmt import go_quote
 from crdtool.model.jsonvalue import json_copy
-from crdtool.schema.defaulting import apply_defaults
+from crdtool.schema.defaulting.algorithm import apply_defaults
 
 __all__ = ["ConvertRequest", "Converted", "Converter", "convert_documents", "manifest_view"]
 

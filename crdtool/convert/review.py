@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 import yaml
 
-from crdtool.convert import gojson
+from crdtool.model import gojson
 from crdtool.model.errors import aggregate_text, dedupe
 from crdtool.model.gofmt import GoStruct, go_json, go_json_kind, go_quote, go_type_name
 from crdtool.model.gounmarshal import (
@@ -41,7 +41,7 @@ from crdtool.model.groupversion import try_parse_group_version as parse_group_ve
 from crdtool.model.jsonvalue import json_copy
 from crdtool.model.metav1 import UID
 from crdtool.model.path import Path
-from crdtool.schema.objectmeta import validate_annotations, validate_labels
+from crdtool.schema.apimachinery.objectmeta import validate_annotations, validate_labels
 
 __all__ = [
     "API_GROUP", "CallError", "ConversionError", "Exchange", "Review", "ReviewConverter", "check_converted",

@@ -18,8 +18,10 @@ from typing import Any
 
 from crdtool.convert.review import ConversionError
 from crdtool.model.jsonvalue import json_copy
-from crdtool.schema import defaulting, pruning, resource_meta
-from crdtool.schema.structural import Structural
+from crdtool.schema.defaulting import algorithm as defaulting
+from crdtool.schema.objectmeta import coerce as objectmeta
+from crdtool.schema.pruning import algorithm as pruning
+from crdtool.schema.structural.structural import Structural
 
 __all__ = ["Decoded", "coerce_to", "decode_stored", "object_meta_dropping"]
 
@@ -38,8 +40,8 @@ class Decoded:
 def object_meta_dropping(meta: Any) -> dict:
     """GetObjectMetaWithOptions(DropMalformedFields) then SetObjectMeta, its error a ConversionError."""
     try:
-        return resource_meta.decode_object_meta(meta, drop_malformed=True)
-    except resource_meta.MetaDecodeError as err:
+        return objectmeta.decode_object_meta(meta, drop_malformed=True)
+    except objectmeta.MetaDecodeError as err:
         raise ConversionError(str(err)) from None
 
 
@@ -50,11 +52,11 @@ def decode_stored(data: dict, schema: Structural | None) -> Decoded:
     if "metadata" in obj:  # read on its own (ObjectMeta), kept in its place
         meta, obj["metadata"] = object_meta_dropping(obj["metadata"]), {}
     pruned = pruning.prune(obj, schema).pruned
-    resource_meta.coerce(None, obj, schema, drop_invalid=True)
+    objectmeta.coerce(None, obj, schema, drop_invalid=True)
     if meta is not None:
         if not meta.get("generation"):
             meta["generation"] = 1  # "fixup missing generation in very old CRs"
-        obj["metadata"] = resource_meta.decode_object_meta(meta)
+        obj["metadata"] = objectmeta.decode_object_meta(meta)
     return Decoded(obj, pruned, defaulting.apply_defaults(obj, schema))
 
 
@@ -63,11 +65,11 @@ def coerce_to(obj: dict, schema: Structural | None, kind: str, version: str) -> 
     or ConversionError when the metadata (or an embedded resource's) does not fit."""
     if "metadata" in obj:
         try:
-            resource_meta.decode_object_meta(obj["metadata"])
-        except resource_meta.MetaDecodeError as err:
+            objectmeta.decode_object_meta(obj["metadata"])
+        except objectmeta.MetaDecodeError as err:
             raise ConversionError(str(err)) from None
     pruned = pruning.prune(obj, schema).pruned
-    problem = resource_meta.coerce_metadata(obj, schema, kind, version)
+    problem = objectmeta.coerce_metadata(obj, schema, kind, version)
     if problem is not None:
         raise ConversionError(problem)
     return pruned

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from crdtool.model.path import Path
-from crdtool.schema.crd_schema import (
+from crdtool.schema.crd.schema import (
     STATIC_ESTIMATED_COST_LIMIT,
     STATIC_ESTIMATED_CRD_COST_LIMIT,
     RuleCompilation,

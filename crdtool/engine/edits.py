@@ -26,7 +26,7 @@ def _apply_defaults(result: Result, obj: Any) -> list[str]:
         from crdtool.model.discovery import lookup_kind
 
         return set_defaults(obj, lookup_kind(result.api_version, result.kind).builtin)
-    from crdtool.schema.defaulting import apply_defaults
+    from crdtool.schema.defaulting.algorithm import apply_defaults
 
     return apply_defaults(obj, result.crd_version.structural)
 
@@ -39,7 +39,7 @@ def file_edit(result: Result, op: Operation) -> Any:
     if result.object is None:
         return None
     from crdtool.model.jsonvalue import deep_equal, json_copy
-    from crdtool.schema.pruning import prune
+    from crdtool.schema.pruning.algorithm import prune
 
     edited = json_copy(result.document.data)
     if op != "prune":

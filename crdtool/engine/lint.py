@@ -14,7 +14,10 @@ from crdtool.engine.results import Result
 from crdtool.errors import InputError
 from crdtool.load.document import Document
 from crdtool.model.errors import aggregate_message
-from crdtool.schema import crd_decode, crd_internal, crd_schema, crd_validation
+from crdtool.schema.crd import decode as crd_decode
+from crdtool.schema.crd import internal as crd_internal
+from crdtool.schema.crd import schema as crd_schema
+from crdtool.schema.crd import validation as crd_validation
 
 CRD_GROUP = "apiextensions.k8s.io"
 CRD_KIND = "CustomResourceDefinition"

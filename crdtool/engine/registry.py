@@ -35,20 +35,20 @@ class ServedVersion:
 
     @cached_property
     def structural(self) -> Any:
-        from crdtool.schema.structural import new_structural
+        from crdtool.schema.structural.structural import new_structural
 
         return new_structural(self.raw_schema) if self.raw_schema is not None else None
 
     @cached_property
     def validator(self) -> Any:
-        from crdtool.schema.values import compile_schema
+        from crdtool.schema.values.validation import compile_schema
 
         return compile_schema(self.raw_schema or {})
 
     @cached_property
     def context(self) -> Any:
         """What the create and update strategies know of this version (list types prepared once)."""
-        from crdtool.schema.resource_validation import ResourceContext, ScaleSubresource
+        from crdtool.schema.customresource.strategy import ResourceContext, ScaleSubresource
 
         scale = self.scale
         return ResourceContext(

@@ -54,7 +54,8 @@ def find_version(registry: Registry, doc: Document, request: Request) -> ServedV
 
 def _decode(doc: Document, served: ServedVersion, request: Request, result: Result, op: Operation) -> dict | None:
     """The object after the steps of `op`; None when the apiserver refuses it with a 400."""
-    from crdtool.schema import defaulting, pruning
+    from crdtool.schema.defaulting import algorithm as defaulting
+    from crdtool.schema.pruning import algorithm as pruning
 
     obj = json_copy(doc.data)
     result.strict_decoding_errors.extend(doc.strict_duplicate_errors())
@@ -80,17 +81,17 @@ def _decode(doc: Document, served: ServedVersion, request: Request, result: Resu
 def _metadata_decodes(obj: dict, served: ServedVersion, result: Result) -> bool:
     """The metadata coercion of the pruned `obj` (in place); False, with the apiserver's 400 in
     `result`, when its metadata (or an embedded resource's) does not decode."""
-    from crdtool.schema import resource_meta
+    from crdtool.schema.objectmeta import coerce as objectmeta
 
     try:  # kubectl decodes the root metadata itself before sending (and the apiserver again)
         if "metadata" in obj:
-            resource_meta.decode_object_meta(obj["metadata"])
-    except resource_meta.MetaDecodeError as err:
+            objectmeta.decode_object_meta(obj["metadata"])
+    except objectmeta.MetaDecodeError as err:
         result.client_error = _client_decode_error(str(err))
-    problem = resource_meta.coerce_metadata(obj, served.structural, served.kind, served.version)
+    problem = objectmeta.coerce_metadata(obj, served.structural, served.kind, served.version)
     if problem is None:
         return True
-    result.status = resource_meta.handling_error(served.kind, served.version, problem)
+    result.status = objectmeta.handling_error(served.kind, served.version, problem)
     result.reason = "BadRequest"
     return False
 
@@ -115,7 +116,7 @@ def _in_namespace(obj: dict, served: ServedVersion, request: Request) -> dict:
 def process(doc: Document, served: ServedVersion, request: Request, old: Document | None = None,
             op: Operation = "validate") -> Result:
     """One custom resource through the apiserver's pipeline (or through the one step `op` names)."""
-    from crdtool.schema import resource_validation
+    from crdtool.schema.customresource import strategy as resource_validation
 
     result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version,
                     version=served.version, status_kind=served.kind, field_validation=request.field_validation,

@@ -108,7 +108,8 @@ def _raw_names(doc: Document) -> set[str]:
 def _validated(doc: Document) -> ServedCRD | None:
     """The CRD as discovery shows it, or None when the apiserver would refuse it."""
     from crdtool.engine.lint import decode_internal
-    from crdtool.schema import crd_schema, crd_validation
+    from crdtool.schema.crd import schema as crd_schema
+    from crdtool.schema.crd import validation as crd_validation
 
     validate_schema = functools.partial(crd_schema.validate_crd_validation, rule_compiler=None)
     internal, _ = decode_internal(doc)

@@ -21,7 +21,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from crdtool.schema.structural import (
+from crdtool.schema.structural.structural import (
     NestedValueValidation,
     NotStructuralError,
     Structural,

@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from crdtool.model.path import Path
-from crdtool.schema.formats import format_checker
+from crdtool.schema.values.formats import format_checker
 from crdtool.upgrade.rules import Change
 
 _MISSING = object()

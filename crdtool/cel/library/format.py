@@ -17,7 +17,7 @@ from cel_expr_python import cel
 
 from crdtool.cel.library.functions import Library
 from crdtool.cel.library.opaque import cel_type, make
-from crdtool.schema import names
+from crdtool.schema.apimachinery import names
 
 __all__ = ["ERRORS_FUNCTION", "library", "rewrite_validate_calls"]
 

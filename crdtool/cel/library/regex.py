@@ -6,7 +6,7 @@ import re2
 from cel_expr_python import cel
 
 from crdtool.cel.library.functions import Library
-from crdtool.schema.goregexp import go_regexp_error
+from crdtool.model.goregexp import go_regexp_error
 
 __all__ = ["library"]
 

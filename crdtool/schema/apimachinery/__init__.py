@@ -1,0 +1,1 @@
+"""Names, labels and ObjectMeta: apimachinery's api/validation, util/validation."""

@@ -1,0 +1,1 @@
+"""CRD validation: apiextensions-apiserver's pkg/apis/apiextensions/validation."""

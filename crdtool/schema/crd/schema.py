@@ -1,0 +1,517 @@
+"""The apiserver's validation of a CRD's `openAPIV3Schema` (validateCustomResourceDefinitionValidation
+of apiextensions-apiserver's validation.go); `schema_warnings` (format_warnings) is re-exported here.
+
+For one `schema` (a version's, or the top-level `spec.validation`) the apiserver runs, in order:
+the root restrictions when the status subresource is enabled; `nullable` at the root; when
+structural schemas are required, NewStructural + ValidateStructural, then the defaults
+(ValidateDefaults); then the recursive ValidateCustomResourceDefinitionOpenAPISchema, whose
+schema errors all come before its CEL errors; NewStructural's own error only when nothing else
+was found; and last the CRD-wide CEL cost limit. This module reproduces that order and leaves CEL
+compilation and cost estimation to a `RuleCompiler` (the seam to `crdtool.cel`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Protocol
+
+from crdtool.model.errors import FieldError, TypedString
+from crdtool.model.gofmt import go_trim_space
+from crdtool.model.path import Path
+from crdtool.schema.crd.gostruct import schema_props, validation_rule
+from crdtool.schema.crd.options import ValidationOptions
+from crdtool.schema.crd.warnings import schema_warnings
+from crdtool.schema.defaulting.validation import validate_defaults
+from crdtool.schema.pruning.algorithm import META_FIELDS
+from crdtool.schema.structural.structural import NotStructuralError, Structural, new_structural, valid_field_path
+from crdtool.schema.structural.validation import list_and_map_type_errors, validate_structural
+from crdtool.schema.values.validation import compile_schema
+
+__all__ = ["RuleCompilation", "RuleCompileError", "RuleCompileRequest", "RuleCompiler", "cost_error_message",
+           "expression_cost", "schema_warnings", "validate_crd_validation", "validate_value"]
+
+OPENAPI_V3_TYPES = ("array", "boolean", "integer", "number", "object", "string")
+SUPPORTED_VALIDATION_REASONS = ("FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired")
+STATIC_ESTIMATED_COST_LIMIT = 10_000_000
+STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000
+MAX_UINT64 = (1 << 64) - 1
+
+# The internal JSONSchemaProps fields in declaration order, with their JSON names and how a zero
+# value looks ("s": empty string, "b": false, "p": nil pointer, slice or map).
+_GO_FIELDS = (
+    ("ID", "id", "s"), ("Schema", "$schema", "s"), ("Ref", "$ref", "p"), ("Description", "description", "s"),
+    ("Type", "type", "s"), ("Nullable", "nullable", "b"), ("Format", "format", "s"), ("Title", "title", "s"),
+    ("Default", "default", "p"), ("Maximum", "maximum", "p"), ("ExclusiveMaximum", "exclusiveMaximum", "b"),
+    ("Minimum", "minimum", "p"), ("ExclusiveMinimum", "exclusiveMinimum", "b"), ("MaxLength", "maxLength", "p"),
+    ("MinLength", "minLength", "p"), ("Pattern", "pattern", "s"), ("MaxItems", "maxItems", "p"),
+    ("MinItems", "minItems", "p"), ("UniqueItems", "uniqueItems", "b"), ("MultipleOf", "multipleOf", "p"),
+    ("Enum", "enum", "p"), ("MaxProperties", "maxProperties", "p"), ("MinProperties", "minProperties", "p"),
+    ("Required", "required", "p"), ("Items", "items", "p"), ("AllOf", "allOf", "p"), ("OneOf", "oneOf", "p"),
+    ("AnyOf", "anyOf", "p"), ("Not", "not", "p"), ("Properties", "properties", "p"),
+    ("AdditionalProperties", "additionalProperties", "p"), ("PatternProperties", "patternProperties", "p"),
+    ("Dependencies", "dependencies", "p"), ("AdditionalItems", "additionalItems", "p"),
+    ("Definitions", "definitions", "p"), ("ExternalDocs", "externalDocs", "p"), ("Example", "example", "p"),
+    ("XPreserveUnknownFields", "x-kubernetes-preserve-unknown-fields", "p"),
+    ("XEmbeddedResource", "x-kubernetes-embedded-resource", "b"), ("XIntOrString", "x-kubernetes-int-or-string", "b"),
+    ("XListMapKeys", "x-kubernetes-list-map-keys", "p"), ("XListType", "x-kubernetes-list-type", "p"),
+    ("XMapType", "x-kubernetes-map-type", "p"), ("XValidations", "x-kubernetes-validations", "p"),
+)
+ALLOWED_AT_ROOT_WITH_STATUS = ("Description", "Type", "Format", "Title", "Maximum", "ExclusiveMaximum", "Minimum",
+                               "ExclusiveMinimum", "MaxLength", "MinLength", "Pattern", "MaxItems", "MinItems",
+                               "UniqueItems", "MultipleOf", "Required", "Items", "Properties", "ExternalDocs",
+                               "Example", "XPreserveUnknownFields", "XValidations")
+_ROOT_FIELDS_DETAIL = (f"only [{' '.join(ALLOWED_AT_ROOT_WITH_STATUS)}] fields are allowed at the root of the schema "
+                       "if the status subresource is enabled")
+_NEWLINES = re.compile(r"[\n\r]")
+
+
+# ------------------------------------------------------------------ the CEL seam
+@dataclass(frozen=True, slots=True)
+class RuleCompilation:
+    """What compiling one x-kubernetes-validations rule yields (the apiserver's cel.CompilationResult)."""
+
+    #: "required" or "invalid" when the rule did not compile (its field.ErrorType), with the detail text.
+    error_type: Literal["required", "invalid"] | None = None
+    error_detail: str = ""
+    #: The estimated worst-case cost of one evaluation, and the compiler's own estimate of how often the
+    #: rule runs (used only where the schema path gives no bound: an unbounded list or map above the rule).
+    max_cost: int = 0
+    max_cardinality: int = 0
+    #: The messageExpression's compile error detail, or whether it has one and its estimated cost.
+    message_expression_error: str | None = None
+    has_message_expression: bool = False
+    message_expression_max_cost: int = 0
+    #: Whether the rule refers to oldSelf (a transition rule).
+    uses_old_self: bool = False
+    #: For cost reports: the value path whose schema size weighed most in max_cost (e.g. `self.spec.items`).
+    largest_size_path: str = ""
+    #: crdtool's own finding, not the apiserver's: the rule (or its messageExpression) could be neither
+    #: checked nor run here.
+    unsupported: bool = False
+    message_expression_unsupported: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RuleCompileRequest:
+    """The rules of one schema node, with what compiling them needs."""
+
+    schema: Structural  # the node's structural schema: the type of `self`
+    is_resource_root: bool  # the root or an embedded resource: apiVersion, kind and metadata are typed
+    rules: list[dict]  # the node's x-kubernetes-validations, as decoded
+    path: Path  # the node's path; rule i is at path.x-kubernetes-validations[i]
+    opts: ValidationOptions  # preexisting rules pick the stored-expressions environment
+    #: How many times the node can occur in one object, from maxItems/maxProperties above it (None: unbounded).
+    max_cardinality: int | None = None
+
+
+class RuleCompileError(Exception):
+    """The node's rules could not be compiled at all (no CEL type for the schema, or cel.Compile failed).
+
+    Reported as `<node>.x-kubernetes-validations: Internal error: <text>`, so the text must be the
+    apiserver's, e.g. `internal error: failed to construct type information for x-kubernetes-validations
+    rules: unable to convert structural schema to CEL declarations`.
+    """
+
+
+class RuleCompiler(Protocol):
+    """The CEL seam (implemented by `crdtool.cel`).
+
+    `compile` returns one RuleCompilation per rule, in order; this module turns them into the
+    apiserver's errors (compile errors, per-expression and CRD-wide cost limits, oldSelf checks) at
+    the apiserver's positions. It is only asked for nodes whose subtree has no schema error, after
+    the whole schema passed ValidateStructural and the default checks, as the apiserver does.
+
+    `validate_default` runs the CEL rules of a schema subtree on one default value, as ValidateDefaults
+    does (with the value as both self and oldSelf, then, with ratcheting, without oldSelf), and returns
+    the field errors: none if the subtree has no rules or they hold.
+    """
+
+    def compile(self, request: RuleCompileRequest) -> list[RuleCompilation]: ...
+
+    def validate_default(self, schema: Structural, is_resource_root: bool, value: Any,
+                         path: Path) -> list[FieldError]: ...
+
+
+def expression_cost(compilation: RuleCompilation, context_cardinality: int | None) -> int:
+    """getExpressionCost: a rule's cost times how often it can run (the schema's bound, else the compiler's)."""
+    cardinality = compilation.max_cardinality if context_cardinality is None else context_cardinality
+    return min(compilation.max_cost * cardinality, MAX_UINT64)
+
+
+def cost_error_message(cost_name: str, cost: int, limit: int) -> str:
+    """getCostErrorMessage: how far an estimated cost exceeds its limit."""
+    factor = float(cost) / float(limit)
+    if factor > 100.0:
+        shown = "more than 100x"
+    elif factor < 1.5:
+        shown = f"{factor:f}x"
+    else:
+        shown = f"{factor:.1f}x"
+    return (f"{cost_name} exceeds budget by factor of {shown} (try simplifying the rule, or adding maxItems, "
+            "maxProperties, and maxLength where arrays, maps, and strings are declared)")
+
+
+@dataclass(slots=True)
+class _TotalCost:
+    """The CRD-wide sum of rule costs and the (at most 4) biggest contributors of 1% of the limit or more."""
+
+    total: int = 0
+    most_expensive: list[tuple[Path, int]] = field(default_factory=list)
+
+    def observe(self, path: Path, cost: int) -> None:
+        self.total = min(self.total + cost, MAX_UINT64)
+        if cost < STATIC_ESTIMATED_CRD_COST_LIMIT // 100:
+            return
+        self.most_expensive.append((path, cost))
+        self.most_expensive.sort(key=lambda pc: pc[1], reverse=True)
+        del self.most_expensive[4:]
+
+
+@dataclass(frozen=True, slots=True)
+class _CelContext:
+    """CELSchemaContext: the structural node rules are typed against, and how often it can occur."""
+
+    schema: Structural
+    max_cardinality: int | None  # None: unbounded
+    is_root: bool
+
+    def child(self, schema: Structural | None, parent_raw: dict) -> _CelContext | None:
+        if schema is None:
+            return None
+        card = self.max_cardinality
+        if card is not None:
+            factor = _max_elements(parent_raw)
+            card = None if factor is None else min(card * factor, MAX_UINT64)
+        return _CelContext(schema, card, False)
+
+
+def _max_elements(schema: dict) -> int | None:
+    """extractMaxElements: how many children a value of this schema can have (None: unbounded)."""
+    type_ = schema.get("type")
+    if type_ == "object":
+        if schema.get("additionalProperties") is not None:
+            n = schema.get("maxProperties")
+            return None if n is None else max(n, 0)
+        return 1
+    if type_ == "array":
+        n = schema.get("maxItems")
+        return None if n is None else max(n, 0)
+    return 1
+
+
+# ------------------------------------------------------------------ entry point
+def validate_crd_validation(validation: dict | None, status_enabled: bool, opts: ValidationOptions, path: Path,
+                            rule_compiler: RuleCompiler | None = None) -> list[FieldError]:
+    """validateCustomResourceDefinitionValidation for one CustomResourceValidation (`{"openAPIV3Schema": ...}`)
+    of the internal CRD at `path` (`spec.validation` or `spec.versions[i].schema`).
+
+    `opts` are the options as validateCustomResourceDefinitionSpec passes them on: structural schemas
+    required when spec.preserveUnknownFields is not true (or defaults or x-kubernetes-* extensions are
+    used), and `suppress_per_expression_cost` set for a version whose schema an update left unchanged.
+    `status_enabled`: the status subresource applies to this schema (any version's, for spec.validation).
+    Without a `rule_compiler` only the schema is checked: no rule is compiled, so no CEL error is reported.
+    """
+    errs: list[FieldError] = []
+    schema = None if validation is None else validation.get("openAPIV3Schema")
+    if schema is None:
+        return errs
+    root = path.child("openAPIV3Schema")
+    if status_enabled:
+        errs.extend(_status_root_errors(schema, root))
+    if schema.get("nullable"):
+        errs.append(FieldError.forbidden(root.child("nullable"), "nullable cannot be true at the root"))
+
+    init_errs: list[FieldError] = []
+    cel: _CelContext | None = None
+    if opts.require_structural_schema:
+        try:
+            ss = new_structural(schema)
+        except NotStructuralError as err:
+            init_errs.append(FieldError.invalid(root, "", str(err)))
+        else:
+            structural_errs = validate_structural(root, ss)
+            if structural_errs:
+                errs.extend(structural_errs)
+            else:
+                default_rules = None if rule_compiler is None else rule_compiler.validate_default
+                default_errs = validate_defaults(root, ss, opts.require_pruned_defaults, validate_value, default_rules)
+                if default_errs:
+                    errs.extend(default_errs)
+                else:
+                    cel = _CelContext(ss, 1, True)
+
+    walker = _SchemaWalker(opts, rule_compiler)
+    scope = _Scope(allow_defaults=opts.allow_defaults, disallow_reason=opts.disallow_defaults_reason)
+    walker.walk(schema, root, scope, True, cel)
+    errs.extend(walker.schema_errs)
+    errs.extend(walker.cel_errs)
+    if not errs:
+        errs.extend(init_errs)
+    if cel is not None and walker.total.total > STATIC_ESTIMATED_CRD_COST_LIMIT:
+        for expensive_path, _ in walker.total.most_expensive:
+            errs.append(FieldError.forbidden(expensive_path, "contributed to estimated rule cost total exceeding "
+                                                             "cost limit for entire OpenAPIv3 schema"))
+        errs.append(FieldError.forbidden(root, cost_error_message(
+            "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema", walker.total.total,
+            STATIC_ESTIMATED_CRD_COST_LIMIT)))
+    return errs
+
+
+def validate_value(path: Path, value: Any, schema: Structural) -> list[FieldError]:
+    """OpenAPI value validation of a default against its schema node (kube-openapi's messages)."""
+    return compile_schema(schema.raw or {}).validate(value, path)
+
+
+def _status_root_errors(schema: dict, root: Path) -> list[FieldError]:
+    """With the status subresource, the root may only hold fields that survive extracting properties[status]."""
+    for go_name, key, zero in _GO_FIELDS:
+        value = schema.get(key)
+        if (value is None) if zero == "p" else (not value):
+            continue
+        if go_name == "Type":
+            if value != "object":
+                return [FieldError.invalid(root.child("type"), value, 'only "object" is allowed as the type at the '
+                                           "root of the schema if the status subresource is enabled")]
+            continue
+        if go_name not in ALLOWED_AT_ROOT_WITH_STATUS:
+            return [FieldError.invalid(root, schema_props(schema), _ROOT_FIELDS_DETAIL)]
+    return []
+
+
+# ------------------------------------------------------------------ the recursive schema check
+@dataclass(frozen=True, slots=True)
+class _Scope:
+    """specStandardValidator's state: where defaults are forbidden, whether inside resource meta, and the
+    highest ancestor below which old and new values cannot be correlated (oldSelf is forbidden)."""
+
+    allow_defaults: bool = True
+    disallow_reason: str = ""
+    inside_resource_meta: bool = False
+    uncorrelatable: Path | None = None
+
+    def forbid_defaults(self, reason: str) -> _Scope:
+        return replace(self, allow_defaults=False, disallow_reason=reason)
+
+    def forbid_old_self(self, path: Path) -> _Scope:
+        return self if self.uncorrelatable is not None else replace(self, uncorrelatable=path)
+
+
+class _SchemaWalker:
+    """ValidateCustomResourceDefinitionOpenAPISchema over the JSONSchemaProps dicts (document order)."""
+
+    def __init__(self, opts: ValidationOptions, rule_compiler: RuleCompiler | None) -> None:
+        self.opts = opts
+        self.rule_compiler = rule_compiler
+        self.schema_errs: list[FieldError] = []
+        self.cel_errs: list[FieldError] = []
+        self.total = _TotalCost()
+        self._structural_cache: dict[int, Structural | None] = {}
+
+    def walk(self, schema: dict | None, path: Path, scope: _Scope, is_root: bool, cel: _CelContext | None) -> None:
+        """One schema: its own checks, its subschemas in Go's order, then the checks after them (the
+        CEL rules are compiled only when the schema itself has no error)."""
+        if schema is None:
+            return
+        start = len(self.schema_errs)
+        self._standard(schema, path, scope)
+        self._unique_items_and_additional_properties(schema, path)
+        additional = schema.get("additionalProperties")
+        if isinstance(additional, dict):
+            sub = scope
+            if scope.inside_resource_meta:
+                sub = scope.forbid_defaults("inside additionalProperties applying to object metadata")
+            child = None if cel is None else cel.child(cel.schema.additional_properties_schema, schema)
+            self.walk(additional, path.child("additionalProperties"), sub, False, child)
+        props = schema.get("properties")
+        if props:
+            correlatable = schema.get("x-kubernetes-map-type") in (None, "granular", "atomic")
+            embedded = bool(schema.get("x-kubernetes-embedded-resource"))
+            props_path = path.child("properties")
+            for name, prop in props.items():
+                sub = scope if correlatable else scope.forbid_old_self(path)
+                if (is_root or embedded) and name in META_FIELDS:
+                    sub = replace(sub, inside_resource_meta=True)
+                    if is_root:
+                        sub = sub.forbid_defaults(f"in top-level {name}")
+                child = None if cel is None else cel.child(cel.schema.properties.get(name), schema)
+                self.walk(prop, props_path.key(name), sub, False, child)
+        not_schema = schema.get("not")
+        if not_schema is not None:
+            self.walk(not_schema, path.child("not"), scope, False, None)
+        for key in ("allOf", "oneOf", "anyOf"):
+            for i, clause in enumerate(schema.get(key) or ()):
+                self.walk(clause, path.child(key).index(i), scope, False, None)
+        for name, definition in (schema.get("definitions") or {}).items():
+            self.walk(definition, path.child("definitions").key(name), scope, False, None)
+        items = schema.get("items")
+        if items is not None:
+            sub = scope if schema.get("x-kubernetes-list-type") == "map" else scope.forbid_old_self(path)
+            if isinstance(items, list):
+                for i, item in enumerate(items):
+                    self.walk(item, path.child("items").index(i), sub, False, None)
+            else:
+                child = None if cel is None else cel.child(cel.schema.items, schema)
+                self.walk(items, path.child("items"), sub, False, child)
+        for name, dependency in (schema.get("dependencies") or {}).items():
+            if isinstance(dependency, dict):
+                self.walk(dependency, path.child("dependencies").key(name), scope, False, None)
+        self._after_subschemas(schema, path, scope, cel, start)
+
+    def _unique_items_and_additional_properties(self, schema: dict, path: Path) -> None:
+        """uniqueItems is forbidden; additionalProperties (other than true) excludes properties."""
+        errs = self.schema_errs
+        if schema.get("uniqueItems"):
+            errs.append(FieldError.forbidden(path.child("uniqueItems"), "uniqueItems cannot be set to true since the "
+                                                                        "runtime complexity becomes quadratic"))
+        additional = schema.get("additionalProperties")
+        if additional is not None and schema.get("properties") and additional is not True:
+            errs.append(FieldError.forbidden(path.child("additionalProperties"),
+                                             "additionalProperties and properties are mutual exclusive"))
+
+    def _after_subschemas(self, schema: dict, path: Path, scope: _Scope, cel: _CelContext | None,
+                          start: int) -> None:
+        """x-kubernetes-preserve-unknown-fields: false, the list and map types, and the CEL rules
+        (compiled when no error was found since `start`, the schema's first)."""
+        errs = self.schema_errs
+        if schema.get("x-kubernetes-preserve-unknown-fields") is False:
+            errs.append(FieldError.invalid(path.child("x-kubernetes-preserve-unknown-fields"), False,
+                                           "must be true or undefined"))
+        errs.extend(list_and_map_type_errors(schema, path, self.opts.require_atomic_set_type,
+                                             self.opts.require_map_list_keys_map_set_validation))
+        rules = schema.get("x-kubernetes-validations")
+        if rules:
+            errs.extend(self._rule_errors(schema, rules, path))
+            if len(errs) == start and cel is not None:
+                self._compile(rules, path, scope, cel)
+
+    def _standard(self, schema: dict, path: Path, scope: _Scope) -> None:
+        """specStandardValidatorV3.validate: what OpenAPI v3 allows but CRDs do not."""
+        errs = self.schema_errs
+        type_ = schema.get("type") or ""
+        if self.opts.require_valid_property_type and type_ and type_ not in OPENAPI_V3_TYPES:
+            errs.append(FieldError.not_supported(path.child("type"), type_, OPENAPI_V3_TYPES))
+        if schema.get("default") is not None and not scope.allow_defaults:
+            detail = "must not be set"
+            if scope.disallow_reason:
+                detail += " " + scope.disallow_reason
+            errs.append(FieldError.forbidden(path.child("default"), detail))
+        if schema.get("id"):
+            errs.append(FieldError.forbidden(path.child("id"), "id is not supported"))
+        if schema.get("additionalItems") is not None:
+            errs.append(FieldError.forbidden(path.child("additionalItems"), "additionalItems is not supported"))
+        if schema.get("patternProperties"):
+            errs.append(FieldError.forbidden(path.child("patternProperties"), "patternProperties is not supported"))
+        if schema.get("definitions"):
+            errs.append(FieldError.forbidden(path.child("definitions"), "definitions is not supported"))
+        if schema.get("dependencies") is not None:
+            errs.append(FieldError.forbidden(path.child("dependencies"), "dependencies is not supported"))
+        if schema.get("$ref") is not None:
+            errs.append(FieldError.forbidden(path.child("$ref"), "$ref is not supported"))
+        if type_ == "null":
+            errs.append(FieldError.forbidden(path.child("type"), "type cannot be set to null, use nullable as an "
+                                                                 "alternative"))
+        items = schema.get("items")
+        if isinstance(items, list) and items:
+            errs.append(FieldError.forbidden(path.child("items"), "items must be a schema object and not an array"))
+        if scope.inside_resource_meta and schema.get("x-kubernetes-embedded-resource"):
+            errs.append(FieldError.forbidden(path.child("x-kubernetes-embedded-resource"),
+                                             "must not be used inside of resource meta"))
+
+    def _rule_errors(self, schema: dict, rules: list, path: Path) -> list[FieldError]:
+        """The x-kubernetes-validations checks that need no CEL engine."""
+        errs: list[FieldError] = []
+        for i, rule in enumerate(rules):
+            rule_path = path.child("x-kubernetes-validations").index(i)
+            text = rule.get("rule") or ""
+            message = rule.get("message") or ""
+            message_expression = rule.get("messageExpression") or ""
+            trimmed_rule, trimmed_message = go_trim_space(text), go_trim_space(message)
+            if not trimmed_rule:
+                errs.append(FieldError.required(rule_path.child("rule"), "rule is not specified"))
+            elif message and not trimmed_message:
+                errs.append(FieldError.invalid(rule_path.child("message"), message, "must be non-empty if specified"))
+            elif _NEWLINES.search(trimmed_message):
+                errs.append(FieldError.invalid(rule_path.child("message"), message, "must not contain line breaks"))
+            elif _NEWLINES.search(trimmed_rule) and not trimmed_message:
+                errs.append(FieldError.required(rule_path.child("message"),
+                                                "message must be specified if rule contains line breaks"))
+            if message_expression and not go_trim_space(message_expression):
+                errs.append(FieldError.required(rule_path.child("messageExpression"),
+                                                "messageExpression must be non-empty if specified"))
+            reason = rule.get("reason")
+            if reason is not None and reason not in SUPPORTED_VALIDATION_REASONS:
+                # a FieldValueErrorReason, rendered by json.Marshal
+                errs.append(FieldError.not_supported(rule_path.child("reason"), TypedString(reason),
+                                                     SUPPORTED_VALIDATION_REASONS))
+            field_path = rule.get("fieldPath") or ""
+            if field_path and not go_trim_space(field_path):
+                errs.append(FieldError.invalid(rule_path.child("fieldPath"), field_path,
+                                               "must be non-empty if specified"))
+            if _NEWLINES.search(field_path):
+                errs.append(FieldError.invalid(rule_path.child("fieldPath"), field_path,
+                                               "must not contain line breaks"))
+            if field_path and not self._path_valid(schema, field_path):
+                errs.append(FieldError.invalid(rule_path.child("fieldPath"), field_path, "must be a valid path"))
+        return errs
+
+    def _path_valid(self, schema: dict, field_path: str) -> bool:
+        """pathValid: a fieldPath must name a field of the node's schema (unknowable if it is not structural)."""
+        key = id(schema)
+        if key not in self._structural_cache:
+            try:
+                self._structural_cache[key] = new_structural(schema)
+            except NotStructuralError:
+                self._structural_cache[key] = None
+        structural = self._structural_cache[key]
+        if structural is None:
+            return True
+        try:
+            valid_field_path(field_path, structural)
+        except ValueError:
+            return False
+        return True
+
+    def _compile(self, rules: list, path: Path, scope: _Scope, cel: _CelContext) -> None:
+        """Compile the node's rules and report as the apiserver does, rule by rule."""
+        errs = self.cel_errs
+        opts = self.opts
+        if self.rule_compiler is None:  # schema checks only, no CEL engine
+            return
+        request = RuleCompileRequest(cel.schema, cel.is_root or cel.schema.x_embedded_resource, rules, path, opts,
+                                     cel.max_cardinality)
+        try:
+            results = self.rule_compiler.compile(request)
+        except RuleCompileError as err:
+            errs.append(FieldError.internal(path.child("x-kubernetes-validations"), str(err)))
+            return
+        for i, (rule, cr) in enumerate(zip(rules, results, strict=False)):
+            rule_path = path.child("x-kubernetes-validations").index(i)
+            cost = expression_cost(cr, cel.max_cardinality)
+            if not opts.suppress_per_expression_cost and cost > STATIC_ESTIMATED_COST_LIMIT:
+                errs.append(FieldError.forbidden(rule_path.child("rule"), cost_error_message(
+                    "estimated rule cost", cost, STATIC_ESTIMATED_COST_LIMIT)))
+            self.total.observe(rule_path.child("rule"), cost)
+            if cr.error_type == "required":
+                errs.append(FieldError.required(rule_path.child("rule"), cr.error_detail))
+            elif cr.error_type is not None:
+                errs.append(FieldError.invalid(rule_path.child("rule"), validation_rule(rule), cr.error_detail))
+            if cr.message_expression_error is not None:
+                errs.append(FieldError.invalid(rule_path.child("messageExpression"), validation_rule(rule),
+                                               cr.message_expression_error))
+            elif cr.has_message_expression:
+                if not opts.suppress_per_expression_cost and \
+                        cr.message_expression_max_cost > STATIC_ESTIMATED_COST_LIMIT:
+                    errs.append(FieldError.forbidden(rule_path.child("messageExpression"), cost_error_message(
+                        "estimated messageExpression cost", cr.message_expression_max_cost,
+                        STATIC_ESTIMATED_COST_LIMIT)))
+                self.total.observe(rule_path.child("messageExpression"), cr.message_expression_max_cost)
+            if cr.uses_old_self:
+                if scope.uncorrelatable is not None:
+                    errs.append(FieldError.invalid(rule_path.child("rule"), rule.get("rule") or "",
+                                                   "oldSelf cannot be used on the uncorrelatable portion of the "
+                                                   f"schema within {scope.uncorrelatable}"))
+            elif rule.get("optionalOldSelf") is not None:
+                errs.append(FieldError.invalid(rule_path.child("optionalOldSelf"), rule["optionalOldSelf"],
+                                               "may not be set if oldSelf is not used in rule"))
+

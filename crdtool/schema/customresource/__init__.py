@@ -1,0 +1,1 @@
+"""A custom resource's create and update: apiextensions' registry/customresource."""

@@ -1,0 +1,1 @@
+"""Defaulting and the checks of defaults: apiextensions-apiserver's schema/defaulting."""

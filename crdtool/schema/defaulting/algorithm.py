@@ -1,0 +1,158 @@
+"""Defaulting of custom resources, as apiextensions-apiserver's schema/defaulting package does it.
+
+`apply_defaults` is structuraldefaulting.Default, which the apiserver runs on every decode of
+an object (its unstructuredDefaulter), after pruning: a property that is absent, or null while
+not nullable, takes a deep copy of its default; null values of a non-nullable
+additionalProperties or items schema take that schema's default (or stay null when it has
+none). The walk then descends into every value, the defaults just set included, so defaults
+inside a default are applied too.
+
+The defaults applied are those of the schema the apiserver serves with: when it builds a
+version's structural schema it prunes every default (PruneDefaults), as if the default were
+a value of an object at its place: unknown fields go, and so do unknown fields in the
+metadata of embedded resources (which the CRD's own validation lets through).
+`apply_defaults` uses `prune_defaults(schema)` for that, computed once per schema.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from crdtool.model.jsonvalue import json_copy
+from crdtool.schema.pruning.algorithm import META_FIELDS, prune_object_meta, prune_values
+from crdtool.schema.structural.structural import Structural
+
+__all__ = ["apply_defaults", "prune_defaults"]
+
+
+def apply_defaults(obj: Any, schema: Structural | None) -> list[str]:
+    """Default `obj` in place; return the paths where a default was set, in document order.
+
+    The paths are rendered like the pruned paths (`spec.replicas`, `spec.ports[0].protocol`,
+    `spec.env.FOO.value`), in the order of the defaulted object (a field added by a default comes
+    after the fields that were given); a default applied inside another default is listed too.
+    """
+    defaulted: list[str] = []
+    if schema is not None and isinstance(obj, (dict, list)):
+        _default(obj, _serving_schema(schema), "", defaulted)
+    return defaulted
+
+
+#: Schema -> (the schema, its pruned-defaults form); the schema is kept so that its id stays its own.
+_SERVING: dict[int, tuple[Structural, Structural]] = {}
+_SERVING_MAX = 512
+
+
+def _serving_schema(schema: Structural) -> Structural:
+    entry = _SERVING.get(id(schema))
+    if entry is not None and entry[0] is schema:
+        return entry[1]
+    if len(_SERVING) >= _SERVING_MAX:
+        _SERVING.clear()
+    served = prune_defaults(schema)
+    _SERVING[id(schema)] = (schema, served)
+    if served is not schema:
+        _SERVING[id(served)] = (served, served)
+    return served
+
+
+def prune_defaults(schema: Structural) -> Structural:
+    """PruneDefaults: the schema with every default pruned as the apiserver prunes it before serving.
+
+    The input is not changed: nodes whose default changes, and their ancestors, are copies; the
+    rest is shared (and the schema itself is returned when nothing changes). Under the
+    apiVersion, kind or metadata of an embedded resource (or of the root) nothing is pruned by
+    the schema; there a whole `metadata` default is pruned to ObjectMeta's fields, and an
+    apiVersion or kind default that is not a string is dropped, as the apiserver's metadata
+    coercion drops it.
+    """
+    return _prune_defaults(schema, True, None)
+
+
+def _prune_defaults(s: Structural, embedded: bool, meta_step: str | None) -> Structural:
+    """`embedded`: s keeps its meta fields (an embedded resource, or the root); `meta_step`: s is the
+    apiVersion/kind/metadata of such a node (`"+"` below one of those)."""
+    changes: dict[str, Any] = {}
+    default = s.default
+    if default is not None:
+        pruned = default
+        if meta_step is None:
+            if isinstance(default, (dict, list)):
+                pruned = json_copy(default)
+                prune_values(pruned, s, embedded=embedded)
+        elif meta_step in ("apiVersion", "kind"):
+            if not isinstance(default, str):
+                pruned = None
+        elif meta_step == "metadata" and isinstance(default, dict):
+            pruned = json_copy(default)
+            prune_object_meta(pruned, "metadata", [])
+        if pruned != default:
+            changes["default"] = pruned
+    below = None if meta_step is None else "+"
+    if s.items is not None:
+        items = _prune_defaults(s.items, s.items.x_embedded_resource, below)
+        if items is not s.items:
+            changes["items"] = items
+    ap = s.additional_properties_schema
+    if ap is not None:
+        new_ap = _prune_defaults(ap, ap.x_embedded_resource, below)
+        if new_ap is not ap:
+            changes["additional_properties"] = new_ap
+    if s.properties:
+        new_props: dict[str, Structural] | None = None
+        for name, prop in s.properties.items():
+            step = name if embedded and name in META_FIELDS else below
+            new_prop = _prune_defaults(prop, prop.x_embedded_resource, step)
+            if new_prop is not prop:
+                if new_props is None:
+                    new_props = dict(s.properties)
+                new_props[name] = new_prop
+        if new_props is not None:
+            changes["properties"] = new_props
+    return replace(s, **changes) if changes else s
+
+
+def _child(prefix: str, key: str) -> str:
+    return f"{prefix}.{key}" if prefix else key
+
+
+def _default(x: dict | list, s: Structural, prefix: str, out: list[str]) -> None:
+    """Default x (a dict or a list) with s; `prefix` is the path of x."""
+    if isinstance(x, list):
+        items = s.items
+        if items is None:
+            return
+        fill = items.default is not None and not items.nullable
+        for i, v in enumerate(x):
+            if v is None and fill:
+                x[i] = v = json_copy(items.default)
+                out.append(f"{prefix}[{i}]")
+            if isinstance(v, (dict, list)):
+                _default(v, items, f"{prefix}[{i}]", out)
+        return
+    props = s.properties
+    set_here: set[str] | None = None
+    for name, prop in props.items():
+        default = prop.default
+        if default is None:
+            continue
+        if name not in x or (x[name] is None and not prop.nullable):
+            x[name] = json_copy(default)
+            if set_here is None:
+                set_here = set()
+            set_here.add(name)
+    ap = s.additional_properties_schema
+    for k, v in x.items():
+        sub = props.get(k)
+        if sub is None:
+            if ap is None:
+                continue
+            sub = ap
+            if v is None and not ap.nullable and ap.default is not None:
+                x[k] = v = json_copy(ap.default)
+                out.append(_child(prefix, k))
+        elif set_here is not None and k in set_here:
+            out.append(_child(prefix, k))
+        if isinstance(v, (dict, list)):
+            _default(v, sub, _child(prefix, k), out)

@@ -1,0 +1,1 @@
+"""Set and map list uniqueness: apiextensions-apiserver's schema/listtype."""

@@ -1,0 +1,1 @@
+"""A custom resource's metadata: apiextensions-apiserver's schema/objectmeta."""

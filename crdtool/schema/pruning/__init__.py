@@ -1,0 +1,1 @@
+"""Pruning: apiextensions-apiserver's pkg/apiserver/schema/pruning."""

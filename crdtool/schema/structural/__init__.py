@@ -1,0 +1,1 @@
+"""The structural schema and its rules: apiextensions-apiserver's pkg/apiserver/schema."""

@@ -1,0 +1,1 @@
+"""Value validation and ratcheting: apiextensions-apiserver's pkg/apiserver/validation."""

@@ -1,0 +1,97 @@
+"""Custom resources of the wrong shape (metadata, spec, kind of the wrong JSON type) through every
+subcommand that reads them: each answers with the apiserver's verdict and an exit code of 0, 1 or 2,
+never an internal error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from crdtool.cli import cli
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+CRD = str(FIXTURES / "crontab-validated" / "crd.yaml")
+CRONTAB = {"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "a"},
+           "spec": {"cronSpec": "* * * * *"}}
+
+COMMANDS = [("validate",), ("validate", "--format", "kubectl"), ("prune",), ("default",), ("default", "-o", "json"),
+            ("convert", "--to", "v1"), ("columns",), ("columns", "--format", "json")]
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), env={"NO_COLOR": "1"})
+
+
+def _write(tmp_path: Path, obj: dict) -> str:
+    path = tmp_path / "obj.json"
+    path.write_text(json.dumps(obj))
+    return str(path)
+
+
+@pytest.mark.parametrize("field", ["metadata", "spec", "kind", "status"])
+@pytest.mark.parametrize("value", [[], 5, "x", None, True, [{}], {"name": {}}])
+def test_wrong_types_give_an_answer_not_an_internal_error(tmp_path: Path, field: str, value) -> None:
+    path = _write(tmp_path, {**CRONTAB, field: value})
+    for command in COMMANDS:
+        res = run(*command, "-c", CRD, path)
+        assert res.exit_code in (0, 1, 2), (command, res.output)
+        assert "internal error" not in res.output, (command, res.output)
+
+
+@pytest.mark.parametrize("metadata, go_kind", [([], "array"), (5, "number"), ("x", "string")])
+def test_metadata_that_is_no_object_is_refused_by_every_step(tmp_path: Path, metadata, go_kind: str) -> None:
+    path = _write(tmp_path, {**CRONTAB, "metadata": metadata})
+    problem = f"json: cannot unmarshal {go_kind} into Go value of type v1.ObjectMeta"
+    status = f'CronTab in version "v1" cannot be handled as a CronTab: {problem}'
+    for command in ("validate", "prune", "default"):
+        res = run(command, "--format", "json", "-c", CRD, path)
+        assert res.exit_code == 1, (command, res.output)
+        (result,) = json.loads(res.stdout)["results"]
+        assert result["status"] == status and result["object"] is None, command
+    res = run("default", "-c", CRD, path)  # not "no change"
+    assert res.exit_code == 1 and f'unable to decode "{path}": {problem}' in res.stdout
+    res = run("columns", "-c", CRD, path)
+    assert res.exit_code == 1 and res.stderr == f"error: {path}#0: {status}\n"
+
+
+def test_a_kind_that_is_no_string_is_named_as_missing_by_convert(tmp_path: Path) -> None:
+    path = _write(tmp_path, {**CRONTAB, "kind": ["CronTab"]})
+    res = run("convert", "--to", "v1", "-c", CRD, path)
+    assert res.exit_code == 1
+    assert "Object 'Kind' is missing in" in res.output
+
+
+def test_lone_surrogate_escapes_are_read_as_go_reads_them(tmp_path: Path) -> None:
+    path = tmp_path / "obj.json"
+    path.write_text('{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"\\udc00x"},'
+                    '"spec":{"cronSpec":"\\ud800\\ud83d\\ude00"}}')
+    res = run("validate", "--format", "json", "-c", CRD, str(path))
+    assert res.exit_code == 1, res.output
+    (result,) = json.loads(res.stdout)["results"]
+    assert result["name"] == "\ufffdx"
+    assert result["object"]["spec"]["cronSpec"] == "\ufffd\U0001f600"  # a valid pair stays one character
+    assert result["errors"][0]["error"].startswith('metadata.name: Invalid value: "\ufffdx": a lowercase RFC 1123')
+    assert run("validate", "-c", CRD, str(path)).output.startswith(f"{path}:1:68: error: metadata.name: ")
+    for command in COMMANDS:
+        res = run(*command, "-c", CRD, str(path))
+        assert res.exit_code in (0, 1), (command, res.output)
+        assert "internal error" not in res.output
+
+
+@pytest.mark.parametrize("literal", ["1e400", "-1e400", "1" + "0" * 400])
+def test_limits_beyond_float64_in_a_crd_are_refused_not_a_crash(tmp_path: Path, literal: str) -> None:
+    """go-yaml v2 keeps a number beyond float64 as a string (strconv refuses it), so the CRD's float64
+    field gets encoding/json's type error."""
+    path = tmp_path / "crd.yaml"
+    path.write_text("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+                    "metadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  scope: Namespaced\n"
+                    "  names: {plural: widgets, singular: widget, kind: Widget}\n  versions:\n"
+                    "  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, "
+                    f"properties: {{n: {{type: number, maximum: {literal}}}}}}}}}}}\n")
+    res = run("lint", str(path))
+    assert res.exit_code == 1, res.output
+    assert ("json: cannot unmarshal string into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema"
+            ".properties.maximum of type float64") in res.output

@@ -1,0 +1,125 @@
+"""Built-in objects through `crdtool validate` and `crdtool default` (issue 18's examples)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from crdtool.cli import cli
+
+DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+        ports:
+        - containerPort: 80
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "deploy.yaml") -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_an_unknown_field_is_a_strict_decoding_error_at_its_line(tmp_path: Path) -> None:
+    path = write(tmp_path, DEPLOYMENT.replace("ports:", "prots:"))
+    res = run("validate", "--no-color", path)
+    assert res.exit_code == 1, res.output
+    assert f'{path}:18:9: error: strict decoding: unknown field "spec.template.spec.containers[0].prots"' \
+        in res.output
+    kubectl = run("validate", "--format", "kubectl", path)
+    assert ('Error from server (BadRequest): error when creating "' + path + '": Deployment in version "v1" cannot '
+            'be handled as a Deployment: strict decoding error: unknown field '
+            '"spec.template.spec.containers[0].prots"') in kubectl.output
+
+
+def test_warn_makes_unknown_fields_warnings(tmp_path: Path) -> None:
+    path = write(tmp_path, DEPLOYMENT.replace("ports:", "prots:"))
+    res = run("validate", "--no-color", "--field-validation", "Warn", path)
+    assert res.exit_code == 0, res.output
+    assert 'warning: strict decoding: unknown field "spec.template.spec.containers[0].prots"' in res.output
+    assert run("validate", "--field-validation", "Ignore", path).exit_code == 0
+
+
+def test_a_string_replicas_is_encoding_json_type_error(tmp_path: Path) -> None:
+    path = write(tmp_path, DEPLOYMENT.replace("replicas: 2", 'replicas: "3"'))
+    res = run("validate", "--format", "json", path)
+    assert res.exit_code == 1
+    result = json.loads(res.output)["results"][0]
+    assert result["status"] == ('Deployment in version "v1" cannot be handled as a Deployment: json: cannot '
+                                'unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32')
+    assert result["checks"] == "decoding,defaulting,metadata"
+
+
+def test_a_bad_quantity_is_its_parse_error(tmp_path: Path) -> None:
+    text = DEPLOYMENT.replace("        ports:", "        resources:\n          limits:\n            cpu: 1 core\n"
+                                             "        ports:")
+    res = run("validate", "--format", "json", write(tmp_path, text))
+    status = json.loads(res.output)["results"][0]["status"]
+    assert status == ('Deployment in version "v1" cannot be handled as a Deployment: quantities must match the '
+                      "regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
+
+
+def test_a_service_name_must_be_a_dns_1035_label(tmp_path: Path) -> None:
+    path = write(tmp_path, "apiVersion: v1\nkind: Service\nmetadata:\n  name: 1web\nspec:\n  ports:\n  - port: 80\n",
+                 "svc.yaml")
+    res = run("validate", "--format", "json", path)
+    assert res.exit_code == 1
+    result = json.loads(res.output)["results"][0]
+    assert result["status"].startswith('Service "1web" is invalid: metadata.name: Invalid value: "1web": a DNS-1035 '
+                                       "label must consist of lower case alphanumeric characters")
+
+
+def test_default_shows_the_apiservers_defaults(tmp_path: Path) -> None:
+    path = write(tmp_path, DEPLOYMENT)
+    res = run("default", "--no-color", path)
+    assert res.exit_code == 0, res.output
+    for line in ("+          protocol: TCP", "+        imagePullPolicy: IfNotPresent",
+                 "+        terminationMessagePolicy: File", "+      dnsPolicy: ClusterFirst",
+                 "+      schedulerName: default-scheduler", "+      maxUnavailable: 25%",
+                 "+  revisionHistoryLimit: 10", "+  progressDeadlineSeconds: 600"):
+        assert line in res.output
+    stored = run("default", "-o", "json", path)
+    obj = json.loads(stored.output)
+    assert obj["spec"]["strategy"] == {"type": "RollingUpdate",
+                                       "rollingUpdate": {"maxUnavailable": "25%", "maxSurge": "25%"}}
+
+
+def test_custom_resources_keep_the_validation_level(tmp_path: Path) -> None:
+    fixtures = Path(__file__).resolve().parents[3] / "fixtures" / "crontab"
+    res = run("validate", "--format", "json", "-c", str(fixtures / "crd.yaml"), str(fixtures / "my-crontab.yaml"))
+    assert json.loads(res.output)["results"][0]["checks"] == "validation"
+
+
+def test_a_run_without_built_ins_imports_nothing_of_them() -> None:
+    fixtures = Path(__file__).resolve().parents[3] / "fixtures" / "crontab"
+    code = ("import sys\nfrom crdtool.cli import main\n"
+            "sys.argv = ['crdtool', 'validate', '-q', '-c', %r, %r]\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('crdtool.apis')))")
+    out = subprocess.run([sys.executable, "-c", code % (str(fixtures / "crd.yaml"), str(fixtures / "my-crontab.yaml"))],
+                         capture_output=True, text=True, check=False)
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout + out.stderr

@@ -1,0 +1,106 @@
+"""Rules compiled and evaluated as the apiserver does: compile errors, results, messages, oldSelf, ratcheting."""
+
+from __future__ import annotations
+
+from crdtool.cel.compiler import compile_node
+from crdtool.cel.evaluate import validate
+from crdtool.model.path import Path
+from crdtool.schema.structural.structural import new_structural
+
+
+def _node(rules: list[dict], properties: dict | None = None, **extra):
+    schema = {"type": "object", "x-kubernetes-validations": rules, "properties": properties or {
+        "replicas": {"type": "integer"}, "name": {"type": "string"}, "ratio": {"type": "number"},
+        "items": {"type": "array", "items": {"type": "string"}}}, **extra}
+    return new_structural(schema)
+
+
+def _details(schema, obj, old=None, ratcheting=False):
+    errs, warnings = validate(schema, False, obj, old, Path.root("spec"), ratcheting)
+    return [str(e) for e in errs], warnings
+
+
+def test_compile_errors_read_as_cel_go() -> None:
+    node = compile_node(_node([
+        {"rule": "self.nonExistingField > 0"}, {"rule": "self.replicas == true"}, {"rule": "has(self)"},
+        {"rule": "self.replicas"}, {"rule": "self.name.startsWith(1)"}, {"rule": "foo.bar > 1"},
+        {"rule": "self.replicas > 1", "messageExpression": "self.replicas"},
+    ]), False)
+    details = [r.compilation.error_detail or r.compilation.message_expression_error for r in node.rules]
+    assert details == [
+        "compilation failed: ERROR: <input>:1:5: undefined field 'nonExistingField'\n"
+        " | self.nonExistingField > 0\n | ....^",
+        "compilation failed: ERROR: <input>:1:15: found no matching overload for '_==_' applied to '(int, bool)'\n"
+        " | self.replicas == true\n | ..............^",
+        "compilation failed: ERROR: <input>:1:5: invalid argument to has() macro\n | has(self)\n | ....^",
+        "cel expression must evaluate to a bool",
+        "compilation failed: ERROR: <input>:1:21: found no matching overload for 'startsWith' applied to "
+        "'string.(int)'\n | self.name.startsWith(1)\n | ....................^",
+        "compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' (in container '')\n"
+        " | foo.bar > 1\n | ^",
+        "messageExpression must evaluate to a string",
+    ]
+
+
+def test_transition_rules_are_recognised() -> None:
+    node = compile_node(_node([{"rule": "self.replicas >= oldSelf.replicas"}, {"rule": "self.replicas > 0"},
+                               {"rule": "oldSelf.hasValue()", "optionalOldSelf": True}]), False)
+    assert [r.compilation.uses_old_self for r in node.rules] == [True, False, True]
+
+
+def test_failed_rules_and_messages() -> None:
+    schema = _node([
+        {"rule": "self.replicas <= 10"},
+        {"rule": "self.name.startsWith('a')", "message": "name must start with a"},
+        {"rule": "self.replicas < 5", "messageExpression": "'replicas is ' + string(self.replicas)"},
+        {"rule": "self.ratio < 1.0", "fieldPath": ".ratio", "reason": "FieldValueForbidden"},
+    ])
+    errs, _ = _details(schema, {"replicas": 20, "name": "b", "ratio": 2})
+    assert errs == [
+        "spec: Invalid value: failed rule: self.replicas <= 10",
+        "spec: Invalid value: name must start with a",
+        "spec: Invalid value: replicas is 20",
+        "spec.ratio: Forbidden: failed rule: self.ratio < 1.0",
+    ]
+
+
+def test_runtime_errors() -> None:
+    schema = _node([{"rule": "self.replicas > 1"}, {"rule": "self.items[3] == 'x'"},
+                    {"rule": "10 / self.replicas > 1"}])
+    errs, _ = _details(schema, {"items": ["a"], "replicas": 0})
+    assert errs == [
+        "spec: Invalid value: failed rule: self.replicas > 1",
+        'spec: Invalid value: "object": index out of bounds: 3 evaluating rule: self.items[3] == \'x\'',
+        'spec: Invalid value: "object": division by zero evaluating rule: 10 / self.replicas > 1',
+    ]
+    errs, _ = _details(schema, {"items": ["a"]})
+    assert errs[0] == 'spec: Invalid value: "object": no such key: replicas evaluating rule: self.replicas > 1'
+
+
+def test_scalar_values_are_shown() -> None:
+    schema = new_structural({"type": "object", "properties": {
+        "v": {"type": "integer", "x-kubernetes-validations": [{"rule": "self < 10"}]}}})
+    errs, _ = _details(schema, {"v": 20})
+    assert errs == ["spec.v: Invalid value: 20: failed rule: self < 10"]
+
+
+def test_transition_rules_run_only_with_an_old_value() -> None:
+    schema = _node([{"rule": "self.replicas >= oldSelf.replicas", "message": "may not shrink"}])
+    assert _details(schema, {"replicas": 1}) == ([], [])
+    assert _details(schema, {"replicas": 1}, {"replicas": 2})[0] == ["spec: Invalid value: may not shrink"]
+
+
+def test_optional_old_self() -> None:
+    schema = _node([{"rule": "!oldSelf.hasValue() || self.replicas >= oldSelf.value().replicas",
+                     "optionalOldSelf": True, "message": "may not shrink"}])
+    assert _details(schema, {"replicas": 1}) == ([], [])
+    assert _details(schema, {"replicas": 1}, {"replicas": 2})[0] == ["spec: Invalid value: may not shrink"]
+
+
+def test_unchanged_values_are_ratcheted() -> None:
+    schema = new_structural({"type": "object", "properties": {
+        "a": {"type": "integer", "x-kubernetes-validations": [{"rule": "self < 10"}]},
+        "b": {"type": "integer", "x-kubernetes-validations": [{"rule": "self < 10"}]}}})
+    errs, warnings = _details(schema, {"a": 20, "b": 30}, {"a": 20, "b": 5}, ratcheting=True)
+    assert errs == ["spec.b: Invalid value: 30: failed rule: self < 10"]
+    assert warnings == ["spec.a: Invalid value: 20: failed rule: self < 10"]

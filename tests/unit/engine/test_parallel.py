@@ -1,0 +1,143 @@
+"""`--jobs`: the same answers from several processes as from one, and a progress bar only on a terminal."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+
+from click.testing import CliRunner
+
+from crdtool.cli import cli
+from crdtool.engine.parallel import CHUNK, plan_tasks
+from crdtool.load.document import Document
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "..", "fixtures")
+
+
+def _crd(group: str, kind: str) -> Document:
+    return Document("crds.yaml", 0, {"kind": "CustomResourceDefinition",
+                                     "spec": {"group": group, "names": {"kind": kind}}})
+
+
+def _obj(api_version: str, kind: str) -> Document:
+    return Document("objs.yaml", 0, {"apiVersion": api_version, "kind": kind})
+
+
+def test_tasks_keep_a_kind_with_its_crds_and_split_large_kinds() -> None:
+    crds = [_crd("a.io", "A"), _crd("b.io", "B"), _crd("c.io", "C")]
+    objects = [_obj("a.io/v1", "A")] * (CHUNK + 5) + [_obj("b.io/v1", "B"), _obj("x.io/v1", "X")]
+    tasks = plan_tasks(crds, objects)
+    assert [(t.crds, len(t.objects)) for t in tasks] == [((0,), CHUNK), ((0,), 5), ((1,), 1), ((), 1), ((2,), 0)]
+    assert sorted(i for t in tasks for i in t.objects) == list(range(len(objects)))
+
+
+def _validate(*args: str):
+    result = CliRunner().invoke(cli, ["--no-config", "validate", "--format", "json", *args], catch_exceptions=False)
+    return result.exit_code, json.loads(result.output)
+
+
+def test_jobs_give_the_same_results_in_the_same_order(tmp_path) -> None:
+    fixtures = os.path.abspath(FIXTURES)
+    inputs = [f"{fixtures}/crontab-validated", f"{fixtures}/crontab-cel", f"{fixtures}/crontab"]
+    one = _validate(*inputs, "--skip-unknown-kinds")
+    two = _validate(*inputs, "--skip-unknown-kinds", "--jobs", "2")
+    assert one == two
+    assert one[0] == 1 and len(one[1]["results"]) > 5  # invalid objects among them: errors travel back too
+
+
+def test_no_progress_bar_off_a_terminal() -> None:
+    fixtures = os.path.abspath(FIXTURES)
+    result = CliRunner().invoke(cli, ["--no-config", "validate", "-j", "2", f"{fixtures}/crontab"])
+    assert result.exit_code == 0 and "checking" not in result.output
+
+
+def test_progress_bar_on_a_terminal(monkeypatch) -> None:
+    from crdtool.cli import resources
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    with resources._ProgressBar() as bar:
+        bar.start(resources.PROGRESS_AT)
+        bar.advance(resources.PROGRESS_AT)
+    shown = terminal.getvalue()
+    assert "checking" in shown
+    with resources._ProgressBar() as bar:  # too few to bother
+        bar.start(resources.PROGRESS_AT - 1)
+        bar.advance(1)
+    assert terminal.getvalue() == shown
+
+
+def _in_a_process(code: str, *limits: tuple[int, int]):
+    """Run `code` in a fresh interpreter, bounded in time (a hang fails the test instead of hanging
+    it) and, with `limits`, in address space."""
+    import resource
+    import subprocess
+    import sys
+
+    def limit() -> None:
+        for value in limits:
+            resource.setrlimit(resource.RLIMIT_AS, value)
+
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          preexec_fn=limit, cwd=os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_a_worker_that_dies_ends_the_run_with_an_error_not_a_wait() -> None:
+    out = _in_a_process("""
+import os
+from crdtool.engine.parallel import Task, WorkerError, run_tasks
+
+def exit_in_worker(task):
+    os._exit(7)
+
+def raise_in_worker(task):
+    raise ValueError(f"task with {len(task.objects)} objects")
+
+tasks = [Task((), (i,)) for i in range(6)]
+try:
+    run_tasks(tasks, exit_in_worker, 2)
+except WorkerError as err:
+    print(err)
+try:
+    run_tasks(tasks, raise_in_worker, 2)
+except ValueError as err:
+    print(err)
+print(run_tasks(tasks, lambda task: task.objects[0] * 10, 2))
+""")
+    assert out.stdout.splitlines() == [
+        "a worker process (--jobs 2) ended without an answer (exit code 7); try --jobs 1",
+        "task with 1 objects",  # a worker's exception is the run's
+        "[0, 10, 20, 30, 40, 50]"], out.stderr
+
+
+def test_cli_a_dying_worker_is_exit_2_with_a_message() -> None:
+    fixtures = os.path.abspath(FIXTURES)
+    out = _in_a_process(f"""
+import os, sys
+from crdtool.cli import main
+from crdtool.engine import run
+run._check_object = lambda *args: os._exit(9)
+sys.argv = ["crdtool", "--no-config", "validate", "-j", "2", "{fixtures}/crontab-validated", "{fixtures}/crontab-cel"]
+main()
+""")
+    assert out.returncode == 2
+    assert out.stderr == ("crdtool: error: a worker process (--jobs 2) ended without an answer (exit code 9); "
+                          "try --jobs 1\n")
+
+
+def test_jobs_under_a_2_gib_address_space_limit() -> None:
+    fixtures = os.path.abspath(FIXTURES)
+    out = _in_a_process(f"""
+import sys
+from crdtool.cli import main
+sys.argv = ["crdtool", "--no-config", "validate", "-j", "2", "{fixtures}/crontab-validated", "{fixtures}/crontab-cel"]
+main()
+""", (2 * 1024**3, 2 * 1024**3))
+    assert out.returncode == 1, out.stderr  # the fixtures' invalid objects, found by both workers
+    assert "internal error" not in out.stderr
+    assert "would be rejected" in out.stdout

@@ -44,6 +44,7 @@ KEYS = {
     "format": "the output format",
     "kube-version": "the Kubernetes version to check against",
     "severities": "rule code -> error, warning, info or off",
+    "cache": "false turns off the cache of CRD verdicts and decoded CRD files (as --no-cache)",
 }
 
 
@@ -71,6 +72,8 @@ class Config:
     format: str | None = None
     kube_version: str | None = None
     severities: dict[str, str] = field(default_factory=dict)
+    #: False: no persistent cache (crdtool.cache) for this project.
+    cache: bool = True
 
     @property
     def skip_kinds_value(self) -> SkipKinds:
@@ -208,6 +211,10 @@ def _parse(path: str, table: Any, what: str, position: _Locate) -> Config:
             if not isinstance(value, bool):
                 raise fail(key, f'"{key}" must be true or false')
             config.skip_unknown_kinds = value
+        elif key == "cache":
+            if not isinstance(value, bool):
+                raise fail(key, f'"{key}" must be true or false')
+            config.cache = value
         elif key == "field-validation":
             config.field_validation = _choice(value, FIELD_VALIDATION, key, fail)
         elif key == "format":

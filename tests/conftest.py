@@ -8,6 +8,12 @@ sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 import pytest  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def _own_cache_dir(tmp_path_factory, monkeypatch):
+    """Every test starts with an empty cache of its own: never the user's, never one an earlier test warmed."""
+    monkeypatch.setenv("CRDTOOL_CACHE_DIR", str(tmp_path_factory.mktemp("crdtool-cache")))
+
+
 class MainResult:
     """What a run of the installed entry point gave: exit code, stdout and stderr."""
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cel_expr_python import cel
 
@@ -27,6 +28,9 @@ from crdtool.model.gofmt import go_trim_space
 from crdtool.model.path import Path
 from crdtool.schema.crd.schema import RuleCompilation, RuleCompileError, RuleCompileRequest
 from crdtool.schema.structural.structural import Structural, valid_field_path
+
+if TYPE_CHECKING:
+    from crdtool.cache import Cache
 
 __all__ = ["CompiledRule", "NodeRules", "compile_node", "rule_compiler"]
 
@@ -97,13 +101,14 @@ class NodeRules:
 _cache: dict[tuple[int, bool], tuple[Structural, NodeRules]] = {}
 
 
-def compile_node(schema: Structural, is_resource_root: bool) -> NodeRules:
-    """The node's compiled rules (compiled on first use)."""
+def compile_node(schema: Structural, is_resource_root: bool, store: Cache | None = None) -> NodeRules:
+    """The node's compiled rules (compiled on first use; from `store`, the persistent cache, when it
+    holds rules of the same type)."""
     key = (id(schema), is_resource_root)
     hit = _cache.get(key)
     if hit is not None and hit[0] is schema:
         return hit[1]
-    rules = _compile(schema, is_resource_root)
+    rules = _compile(schema, is_resource_root, store)
     _cache[key] = (schema, rules)
     return rules
 
@@ -112,7 +117,7 @@ def compile_node(schema: Structural, is_resource_root: bool) -> NodeRules:
 _by_fingerprint: dict[tuple, list[CompiledRule]] = {}
 
 
-def _compile(schema: Structural, is_resource_root: bool) -> NodeRules:
+def _compile(schema: Structural, is_resource_root: bool, store: Cache | None = None) -> NodeRules:
     decl_type = schema_decl_type(schema, is_resource_root)
     rules = schema.x_validations or []
     if decl_type is None:
@@ -120,12 +125,37 @@ def _compile(schema: Structural, is_resource_root: bool) -> NodeRules:
                                "rules: unable to convert structural schema to CEL declarations")
     key = (decl_type.fingerprint(), json.dumps(rules, sort_keys=True))
     compiled = _by_fingerprint.get(key)
+    if compiled is None and store is not None and store.enabled:
+        compiled = _stored_rules(store, key, decl_type)
     if compiled is None:
         types = build_schema_types(decl_type, library.descriptor_files())
         max_cardinality = MAX_REQUEST_SIZE_BYTES // (decl_type.min_serialized_size + 1)
         compiled = [_compile_rule(rule, schema, decl_type, types, max_cardinality) for rule in rules]
-        _by_fingerprint[key] = compiled
+        if store is not None and store.enabled:
+            store.put(_STORE_NAMESPACE, repr(key).encode(), [_storable(r) for r in compiled])
+    _by_fingerprint[key] = compiled
     return NodeRules(decl_type, compiled)
+
+
+_STORE_NAMESPACE = "cel-rules"
+
+
+def _storable(rule: CompiledRule) -> CompiledRule:
+    """A compiled rule as the persistent cache keeps it: what type-checking and costing found, without
+    its evaluation programs (compiled again on first use) or the type of `self` (the node's own)."""
+    return CompiledRule(rule.rule, rule.compilation, rule.expression, rule.message_expression, rule.compiled,
+                        rule.unsupported, rule.optional_old_self, rule.field_path, rule.ast, None)
+
+
+def _stored_rules(store: Cache, key: tuple, decl_type: DeclType) -> list[CompiledRule] | None:
+    """The compiled rules the cache holds for rules of this type (the key: the type's fingerprint and
+    the rules), their `self` typed as this node's."""
+    stored = store.get(_STORE_NAMESPACE, repr(key).encode())
+    if not isinstance(stored, list) or not all(isinstance(r, CompiledRule) for r in stored):
+        return None
+    for rule in stored:
+        rule.self_type = decl_type
+    return stored
 
 
 def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: SchemaTypes,

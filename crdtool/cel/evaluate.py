@@ -10,7 +10,7 @@ rule is a transition rule.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crdtool.cel import environment
 from crdtool.cel.compiler import CompiledRule, compile_node
@@ -24,6 +24,9 @@ from crdtool.model.notes import Note
 from crdtool.model.path import Path, child_of, index_of, key_of
 from crdtool.schema.structural.structural import Structural
 
+if TYPE_CHECKING:
+    from crdtool.cache import Cache
+
 __all__ = ["rule_validator", "validate", "validate_default"]
 
 MAX_MESSAGE_EXPRESSION_BYTES = 5 * 1024
@@ -35,10 +38,11 @@ BUDGET_UNKNOWN = (
     "with 'validation failed due to running out of cost budget' is unknown")
 
 
-def rule_validator(root: Structural):
-    """The validation seam (resource_validation.RuleValidator) for a version's root schema."""
+def rule_validator(root: Structural, store: Cache | None = None):
+    """The validation seam (resource_validation.RuleValidator) for a version's root schema; rules are
+    compiled when a value first reaches their node (or read from `store`, the persistent cache)."""
     def run(obj: dict, old: dict | None) -> tuple[list[FieldError], list[str]]:
-        return validate(root, True, obj, old, None, ratcheting=old is not None)
+        return validate(root, True, obj, old, None, ratcheting=old is not None, store=store)
     return run
 
 
@@ -52,9 +56,9 @@ def validate_default(schema: Structural, is_resource_root: bool, value: Any, pat
 
 
 def validate(schema: Structural, is_resource_root: bool, obj: Any, old: Any, path: Path | None,
-             ratcheting: bool) -> tuple[list[FieldError], list[str]]:
+             ratcheting: bool, store: Cache | None = None) -> tuple[list[FieldError], list[str]]:
     """The rule errors and (ratcheted) warnings of `obj` under `schema`, in document order."""
-    walker = _Walker()
+    walker = _Walker(store)
     anchor = _Anchor(obj, old, None, schema=schema) if ratcheting else None
     walker.walk(schema, is_resource_root, obj, old, path, anchor)
     bound = walker.cost_bound()
@@ -64,7 +68,8 @@ def validate(schema: Structural, is_resource_root: bool, obj: Any, old: Any, pat
 
 
 class _Walker:
-    def __init__(self) -> None:
+    def __init__(self, store: Cache | None = None) -> None:
+        self.store = store
         self.stopped = False  # a rule ran out of budget: no further rules run
         self.errs: list[FieldError] = []
         self.warnings: list[str] = []
@@ -134,7 +139,7 @@ class _Walker:
 
     def run_rules(self, s: Structural, is_root: bool, obj: Any, old: Any, path: Path | None,
                   anchor: _Anchor | None) -> None:
-        node = compile_node(s, is_root)
+        node = compile_node(s, is_root, self.store)
         self_value = to_cel(obj, node.decl_type)
         old_value = to_cel(old, node.decl_type) if old is not None else None
         activation = {"self": self_value}

@@ -22,6 +22,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "columns": ("crdtool.cli.columns", "Print custom resources as `kubectl get` does (additionalPrinterColumns)."),
     "explain": ("crdtool.cli.explain", "Describe a CRD's fields as `kubectl explain` does."),
     "convert": ("crdtool.cli.convert", "Read custom resources in another version of their CRD (None, webhooks)."),
+    "cache": ("crdtool.cli.cache", "Show where crdtool's cache is, or empty it."),
 }
 
 
@@ -56,16 +57,18 @@ class LazyGroup(click.Group):
               help="Settings file (default: .crdtool.yaml or pyproject.toml's [tool.crdtool], found upward from "
                    "the working directory).")
 @click.option("--no-config", is_flag=True, default=False, help="Ignore settings files.")
+@click.option("--no-cache", is_flag=True, default=False,
+              help="Neither read nor write the cache of CRD verdicts and decoded CRD files.")
 @click.option("--kube-version", default=None, metavar="VERSION",
               help=f"The Kubernetes version to check against (only {KUBE_VERSION} is known).")
 @click.pass_context
 def cli(ctx: click.Context, output_format: str | None, no_color: bool, quiet: bool, verbose: bool,
-        config_path: str | None, no_config: bool, kube_version: str | None) -> None:
+        config_path: str | None, no_config: bool, no_cache: bool, kube_version: str | None) -> None:
     """What kube-apiserver would do with your CustomResourceDefinitions and custom
     resources, in its own words, without a cluster."""
     from crdtool.cli.settings import apply_settings
 
-    ctx.obj = {"format": output_format, "no_color": no_color}
+    ctx.obj = {"format": output_format, "no_color": no_color, "no_cache": no_cache}
     if quiet:
         ctx.meta["crdtool.quiet"] = True
     if verbose:

@@ -48,12 +48,14 @@ def command(paths, crd_paths, output, namespace, all_namespaces, no_headers, api
     fmt, _ = resolve_output(output_format, no_color)
 
     def run() -> int:
+        from crdtool.cli.settings import current_cache
         from crdtool.columns.printer import PrintOptions, render
         from crdtool.columns.view import Listing, build_view
         from crdtool.engine.registry import load_registry
 
         docs = read_documents(paths)
-        registry = load_registry(read_documents(crd_paths) if crd_paths else [], docs, serve_rejected=True)
+        crds = read_documents(crd_paths, cached=True) if crd_paths else []
+        registry = load_registry(crds, docs, serve_rejected=True, store=current_cache())
         for result in registry.lint_results:
             if result.status is not None:
                 click.echo(f"warning: {result.document.source}: {result.status}", err=True)

@@ -111,9 +111,15 @@ def nothing_checked(checked: bool, allow_empty: bool, what: str, inputs: tuple[s
     return True
 
 
-def read_documents(paths: tuple[str, ...] | list[str]) -> list[Document]:
-    """All documents of the inputs; unreadable input is an InputError, which `guarded` makes exit code 2."""
-    return load_inputs(paths)
+def read_documents(paths: tuple[str, ...] | list[str], cached: bool = False) -> list[Document]:
+    """All documents of the inputs; unreadable input is an InputError, which `guarded` makes exit code 2.
+    `cached`: CRD files, read through the run's cache (load.cached) unless it is off."""
+    if not cached:
+        return load_inputs(paths)
+    from crdtool.cli.settings import current_cache
+    from crdtool.load.cached import cached_reader
+
+    return load_inputs(paths, read=cached_reader(current_cache()))
 
 
 def report(exc: Exception) -> int:

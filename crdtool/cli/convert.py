@@ -99,6 +99,7 @@ def command(paths, crd_paths, to, output, write, roundtrip, target_defaults, web
     timeout_ns = _check_options(to, webhook_url, converter_cmd, timeout)
 
     def run() -> int:
+        from crdtool.cli.settings import current_cache
         from crdtool.convert.pipeline import ConvertRequest, convert_documents
         from crdtool.engine.registry import load_registry
         from crdtool.errors import InputError
@@ -111,7 +112,8 @@ def command(paths, crd_paths, to, output, write, roundtrip, target_defaults, web
             except OSError as err:
                 raise InputError(ca_bundle, f"cannot read the CA bundle: {err.strerror or err}") from None
         docs = read_documents(paths)
-        registry = load_registry(read_documents(crd_paths) if crd_paths else [], docs)
+        crds = read_documents(crd_paths, cached=True) if crd_paths else []
+        registry = load_registry(crds, docs, store=current_cache())
         factory = _ConverterFactory(webhook_url, converter_cmd, ca_override, not insecure_skip_tls_verify,
                                     tls_server_name, timeout_ns)
         request = ConvertRequest(to=to, converter_for=factory, target_defaults=target_defaults, roundtrip=roundtrip,

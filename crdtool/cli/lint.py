@@ -21,7 +21,7 @@ from crdtool.cli.common import (
     verbose_option,
 )
 from crdtool.cli.emit import emit
-from crdtool.cli.settings import current_settings, with_severities
+from crdtool.cli.settings import current_cache, current_settings, with_severities
 from crdtool.config import FIELD_VALIDATION
 
 
@@ -57,7 +57,7 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
         from crdtool.engine.lint import is_crd, lint
         from crdtool.engine.skipped import Skipped
 
-        docs = read_documents(paths)
+        docs = read_documents(paths, cached=True)
         skipped = [Skipped(d.source, d.index, d.api_version, d.kind, "not-a-crd", "not a CustomResourceDefinition")
                    for d in docs if not is_crd(d)]
         if nothing_checked(len(skipped) < len(docs), allow_empty, "CustomResourceDefinition", paths, skipped):
@@ -75,7 +75,7 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
                 notes.append(f"not compared (no new CRD of the same name): {names}")
         else:
             old_docs = read_documents(old_paths) if old_paths else None
-            results = lint(docs, old_docs, costs=costs)
+            results = lint(docs, old_docs, costs=costs, store=current_cache())
         for r in results:
             r.field_validation = field_validation
         emit(results, fmt, color, "CustomResourceDefinition", notes=notes, skipped=skipped)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from crdtool.cli.common import allow_empty_option, output_options, read_documents, verbose_option
-from crdtool.cli.settings import current_settings
+from crdtool.cli.settings import current_cache, current_settings
 from crdtool.config import FIELD_VALIDATION
 
 if TYPE_CHECKING:
@@ -51,13 +51,14 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
     from crdtool.engine.run import RunRequest, run
 
     docs = read_documents(paths)
-    crds = read_documents(crd_paths) if crd_paths else []
+    crds = read_documents(crd_paths, cached=True) if crd_paths else []
     olds = read_documents(old_paths) if old_paths else []
     with _ProgressBar() as progress:
         return run(RunRequest(
             documents=docs, crds=crds, olds=olds, version=version, namespace=namespace,
             field_validation=field_validation, skip_unknown_kinds=skip_unknown_kinds, op=op, jobs=jobs,
-            skip_kinds=current_settings().skip_kinds_value, stored=stored, edits=edits, progress=progress))
+            skip_kinds=current_settings().skip_kinds_value, stored=stored, edits=edits, progress=progress,
+            cache=current_cache()))
 
 
 class _ProgressBar:

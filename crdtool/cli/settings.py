@@ -5,13 +5,17 @@ severities of crdtool's own findings."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import click
 
 from crdtool.config import Config, check_kube_version, find_config, load_config
 from crdtool.errors import CrdtoolError
 
-__all__ = ["apply_settings", "current_settings", "with_severities"]
+if TYPE_CHECKING:
+    from crdtool.cache import Cache
+
+__all__ = ["apply_settings", "current_cache", "current_settings", "with_severities"]
 
 _KEY = "config"
 
@@ -48,6 +52,17 @@ def current_settings() -> Config:
     ctx = click.get_current_context(silent=True)
     obj = ctx.find_root().obj if ctx is not None else None
     return (obj or {}).get(_KEY) or Config()
+
+
+def current_cache() -> Cache:
+    """The persistent cache of this run: off with --no-cache or the settings' `cache: false`."""
+    from crdtool.cache import Cache, cache_directory, disabled
+
+    ctx = click.get_current_context(silent=True)
+    obj = (ctx.find_root().obj if ctx is not None else None) or {}
+    if obj.get("no_cache") or not current_settings().cache:
+        return disabled()
+    return Cache(cache_directory())
 
 
 def with_severities(results: list, config: Config) -> None:

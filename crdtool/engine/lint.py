@@ -9,6 +9,7 @@ validate, and build the status text from the field errors.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from crdtool.engine.results import Result
 from crdtool.errors import InputError
@@ -18,6 +19,9 @@ from crdtool.schema.crd import decode as crd_decode
 from crdtool.schema.crd import internal as crd_internal
 from crdtool.schema.crd import schema as crd_schema
 from crdtool.schema.crd import validation as crd_validation
+
+if TYPE_CHECKING:
+    from crdtool.cache import Cache
 
 CRD_GROUP = "apiextensions.k8s.io"
 CRD_KIND = "CustomResourceDefinition"
@@ -126,14 +130,21 @@ def find_old(old_docs: Iterable[Document], doc: Document) -> Document | None:
     return olds[0] if len(olds) == 1 else None
 
 
-def lint(docs: Iterable[Document], old_docs: list[Document] | None = None, costs: bool = False) -> list[Result]:
-    """A Result for every CRD among the documents; other documents are not CRDs and are skipped."""
+def lint(docs: Iterable[Document], old_docs: list[Document] | None = None, costs: bool = False,
+         store: Cache | None = None) -> list[Result]:
+    """A Result for every CRD among the documents; other documents are not CRDs and are skipped. A
+    create's verdict comes from `store` (the persistent cache) when it holds it."""
     results = []
     for doc in docs:
         if not is_crd(doc):
             continue
         old = find_old(old_docs, doc) if old_docs else None
-        results.append(lint_document(doc, old, costs))
+        if old is None and store is not None and store.enabled:
+            from crdtool.engine.crdcache import cached_lint
+
+            results.append(cached_lint(doc, store, costs))
+        else:
+            results.append(lint_document(doc, old, costs))
     return results
 
 

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any
 
-from crdtool.engine.lint import decode_internal, is_crd, lint_document
+from crdtool.cache import Cache, disabled
+from crdtool.engine.crdcache import checked_crd
+from crdtool.engine.lint import is_crd
 from crdtool.engine.results import Result
 from crdtool.load.document import Document
 from crdtool.model.groupversion import from_api_version_and_kind
@@ -32,6 +34,8 @@ class ServedVersion:
     subresources: dict
     #: additionalPrinterColumns of this version (None: the default Age column).
     printer_columns: list[dict] | None = None
+    #: The persistent cache its compiled rules are read from and written to (None: none).
+    store: Cache | None = None
 
     @cached_property
     def structural(self) -> Any:
@@ -89,17 +93,16 @@ class Registry:
     lint_results: list[Result] = field(default_factory=list)
     rejected: dict[tuple[str, str], Result] = field(default_factory=dict)
 
-    def add(self, doc: Document, serve_rejected: bool = False) -> Result:
+    def add(self, doc: Document, serve_rejected: bool = False, store: Cache | None = None) -> Result:
         """Lint a CRD and, if the apiserver would accept it (or `serve_rejected` says to serve it
-        anyway, as `columns` does to show what its columns would print), register its versions."""
-        result = lint_document(doc)
+        anyway, as `columns` does to show what its columns would print), register its versions. Its
+        versions' schemas and rules are compiled only when an object of theirs arrives; its verdict
+        comes from `store` when it holds it."""
+        result, crd = checked_crd(doc, store or disabled())
         self.lint_results.append(result)
-        decoded, _ = decode_internal(doc, create=False)
-        spec = ((decoded or {}).get("spec")) or {}
-        names = spec.get("names") or {}
-        group, kind = spec.get("group", ""), names.get("kind", "")
+        group, kind = crd.group, crd.kind
         refused = result.status is not None and not _only_rule_errors(result) and not serve_rejected
-        if decoded is None or refused:
+        if not crd.decoded or refused:
             # Unknown fields alone do not stop its registration, nor do errors in its CEL rules alone: a
             # CRD stored before its rules stopped compiling (or fitting the budget) still serves, its
             # broken rules reporting `rule compile error` on every object, as the apiserver's validator does.
@@ -108,11 +111,10 @@ class Registry:
         for v in _v1_versions(doc.data):
             served = ServedVersion(
                 crd_name=result.name or "", group=group, version=v.get("name", ""), kind=kind,
-                plural=names.get("plural", ""), singular=names.get("singular", ""),
-                namespaced=spec.get("scope") == "Namespaced", served=bool(v.get("served")),
+                plural=crd.plural, singular=crd.singular, namespaced=crd.namespaced, served=bool(v.get("served")),
                 raw_schema=((v.get("schema") or {}).get("openAPIV3Schema")),
                 subresources=v.get("subresources") or {},
-                printer_columns=v.get("additionalPrinterColumns") or None)
+                printer_columns=v.get("additionalPrinterColumns") or None, store=store)
             key = (group, served.version, kind)
             known = self.versions.get(key)
             if known is None or served.served or not known.served:  # of two CRDs of one name, a serving one wins
@@ -154,15 +156,16 @@ def unique_crds(named: list[Document], docs: list[Document]) -> list[Document]:
     return out
 
 
-def registry_of(crds: Iterable[Document], serve_rejected: bool = False) -> Registry:
-    """A registry of these CRDs, each linted once; `serve_rejected` serves CRDs the apiserver would
-    refuse too."""
+def registry_of(crds: Iterable[Document], serve_rejected: bool = False, store: Cache | None = None) -> Registry:
+    """A registry of these CRDs, each linted once (or its verdict read from `store`); `serve_rejected`
+    serves CRDs the apiserver would refuse too."""
     registry = Registry()
     for doc in crds:
-        registry.add(doc, serve_rejected=serve_rejected)
+        registry.add(doc, serve_rejected=serve_rejected, store=store)
     return registry
 
 
-def load_registry(named: list[Document], docs: list[Document], serve_rejected: bool = False) -> Registry:
+def load_registry(named: list[Document], docs: list[Document], serve_rejected: bool = False,
+                  store: Cache | None = None) -> Registry:
     """The registry of the CRDs named with -c and those among the inputs."""
-    return registry_of(unique_crds(named, docs), serve_rejected)
+    return registry_of(unique_crds(named, docs), serve_rejected, store)

@@ -20,6 +20,7 @@ from crdtool.engine.validate import Operation, Request
 from crdtool.load.document import Document
 
 if TYPE_CHECKING:
+    from crdtool.cache import Cache
     from crdtool.engine.parallel import Task
     from crdtool.engine.registry import Registry
     from crdtool.engine.results import Result
@@ -60,6 +61,8 @@ class RunRequest:
     #: The CRDs already in a registry (built once for many runs, as the conformance tests do):
     #: used instead of `crds` and the inputs' CRDs, in this process.
     registry: Registry | None = None
+    #: The persistent cache of CRD verdicts (crdtool.cache); None: none.
+    cache: Cache | None = None
 
 
 @dataclass
@@ -178,7 +181,7 @@ def _check_here(crds: list[Document], objects: list[Document], request: RunReque
     """The objects' outputs and the CRDs' lint results, in this process."""
     from crdtool.engine.registry import registry_of
 
-    registry = registry_of(crds)
+    registry = registry_of(crds, store=request.cache)
     outputs = []
     for doc in objects:
         outputs.append(_check_object(doc, registry, request))
@@ -197,7 +200,7 @@ def _check_in_parallel(crds: list[Document], objects: list[Document], request: R
     def work(task: Task) -> tuple[list, list]:
         registry = registries.get(task.crds)
         if registry is None:
-            registry = registries[task.crds] = registry_of([crds[i] for i in task.crds])
+            registry = registries[task.crds] = registry_of([crds[i] for i in task.crds], store=request.cache)
         outputs = [_check_object(objects[i], registry, request) for i in task.objects]
         for result, _ in outputs:
             if result is not None:

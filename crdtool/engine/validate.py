@@ -136,7 +136,7 @@ def process(doc: Document, served: ServedVersion, request: Request, old: Documen
             result.status, result.reason = mismatch, "BadRequest"
             return result
     ctx = served.context
-    rules = _rule_validator(ctx)
+    rules = _rule_validator(ctx, served.store)
     if old is not None:
         old_result = Result(document=old, kind=old.kind, name=old.name)
         old_obj = _decode(old, served, request, old_result, "validate")
@@ -195,10 +195,11 @@ def unknown_kind(doc: Document, registry: Registry) -> Result:
     return result
 
 
-def _rule_validator(ctx):
-    """The CEL step (a resource_validation.RuleValidator) for the version of `ctx`, if its schema has rules."""
+def _rule_validator(ctx, store=None):
+    """The CEL step (a resource_validation.RuleValidator) for the version of `ctx`, if its schema has rules
+    (compiled rules read from `store`, the persistent cache, when it holds them)."""
     # The CEL runtime is imported only then.
     if not ctx.has_rules or ctx.structural is None:
         return None
     from crdtool.cel.evaluate import rule_validator
-    return rule_validator(ctx.structural)
+    return rule_validator(ctx.structural, store)

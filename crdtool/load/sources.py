@@ -223,19 +223,20 @@ def _without_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def load_inputs(paths: Iterable[str], skipped: Skipped = warn_skipped) -> list[Document]:
+def load_inputs(paths: Iterable[str], skipped: Skipped = warn_skipped,
+                read: Callable[[str], list[Document]] = read_source) -> list[Document]:
     """Every document of every input, in order; InputError on the first unreadable one.
 
     A file named on the command line that holds no object is an error (as `kubectl
     apply -f` says "no objects passed"); empty files met while walking a folder are skipped.
     What a folder walk passes over (not a regular file, a subfolder that cannot be read)
-    is told to `skipped`.
+    is told to `skipped`. `read` reads one file (load.cached reads through the cache).
     """
     docs: list[Document] = []
     with _without_cyclic_gc():
         for given in paths:
             for path in expand_paths([given], skipped):
-                found = read_source(path)
+                found = read(path)
                 if not found and path == given:
                     raise InputError("<stdin>" if path == "-" else path, "no objects found (the input is empty)")
                 docs.extend(found)

@@ -1,0 +1,95 @@
+"""A CRD's lint verdict and the names it registers, from the persistent cache (crdtool.cache) when a
+run has met the same document before.
+
+Linting a CRD compiles every CEL rule of every version: it is most of what a one-object run against a
+folder of CRDs costs, and its answer depends only on the document. The key is the document as read
+(a hash of its file's text, its index in the stream, its item in a List), so an entry stands for
+exactly the values and duplicate keys the reader gives; crdtool's build is part of every key
+(crdtool.cache). A Result is stored without its Document: positions are looked up, when a finding is
+rendered, in the document of this run, re-read from the same text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from crdtool.cache import Cache
+from crdtool.engine.lint import decode_internal, lint_document
+from crdtool.engine.results import Result
+from crdtool.load.document import Document
+
+__all__ = ["CrdNames", "checked_crd", "cached_lint"]
+
+_NAMESPACE = "crd-verdict"
+
+
+@dataclass(frozen=True, slots=True)
+class CrdNames:
+    """What registering a CRD takes from its internal form (None of it when it does not decode)."""
+
+    group: str
+    kind: str
+    plural: str
+    singular: str
+    namespaced: bool
+    decoded: bool
+
+
+def names_of(doc: Document) -> CrdNames:
+    """The group, names and scope of a CRD, as the apiserver's internal form holds them."""
+    decoded, _ = decode_internal(doc, create=False)
+    spec = ((decoded or {}).get("spec")) or {}
+    names = spec.get("names") or {}
+    return CrdNames(group=spec.get("group", ""), kind=names.get("kind", ""), plural=names.get("plural", ""),
+                    singular=names.get("singular", ""), namespaced=spec.get("scope") == "Namespaced",
+                    decoded=decoded is not None)
+
+
+@lru_cache(maxsize=256)
+def _text_digest(text: str) -> bytes:
+    """The hash of a file's text (memoized: every document of a file shares it)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+def document_key(doc: Document, *parts: object) -> bytes | None:
+    """The cache key of a document as read, with `parts` (what else the value depends on); None for a
+    document that was not read from a text (one built in memory has nothing to key it by)."""
+    if not doc.text:
+        return None
+    return _text_digest(doc.text) + repr((doc.index, doc.item, *parts)).encode()
+
+
+def _stored(result: Result) -> Result:
+    """The result as stored: without its document (re-attached on reading)."""
+    return replace(result, document=None)  # type: ignore[arg-type]
+
+
+def checked_crd(doc: Document, store: Cache) -> tuple[Result, CrdNames]:
+    """The lint Result of a CRD (a create) and the names it registers: from the cache, else computed
+    (and stored)."""
+    key = document_key(doc, "create")
+    if key is not None and store.enabled:
+        hit = store.get(_NAMESPACE, key)
+        if isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], Result) and isinstance(hit[1], CrdNames):
+            hit[0].document = doc
+            return hit[0], hit[1]
+    result, names = lint_document(doc), names_of(doc)
+    if key is not None and store.enabled:
+        store.put(_NAMESPACE, key, (_stored(result), names))
+    return result, names
+
+
+def cached_lint(doc: Document, store: Cache, costs: bool = False) -> Result:
+    """`lint_document(doc, costs=costs)` (a create), from the cache when it holds it."""
+    key = document_key(doc, "lint", costs)
+    if key is not None and store.enabled:
+        hit = store.get(_NAMESPACE, key)
+        if isinstance(hit, Result):
+            hit.document = doc
+            return hit
+    result = lint_document(doc, costs=costs)
+    if key is not None and store.enabled:
+        store.put(_NAMESPACE, key, _stored(result))
+    return result

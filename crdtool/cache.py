@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import os
 import pickle
 import re
-import shutil
 import sys
-import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -59,20 +58,35 @@ def cache_directory() -> Path:
 def build_identity() -> str:
     """A short hash naming this build: crdtool's version, the size and modification time of every file
     of the installed package (so that a changed checkout never reads its predecessor's entries), the
-    Python and CEL library versions (a pickle and compiled programs depend on them)."""
-    from importlib.metadata import PackageNotFoundError, version
-
+    Python version and the CEL library's installed files (a pickle and compiled rules depend on them).
+    Only file metadata is read: this runs on every start."""
     from crdtool import KUBE_VERSION, __version__
 
     digest = hashlib.sha256(f"{__version__}\0{KUBE_VERSION}\0{sys.version}".encode())
-    with contextlib.suppress(PackageNotFoundError):
-        digest.update(version("cel-expr-python").encode())
-    package = Path(__file__).resolve().parent
-    for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".json", ".gz") and "__pycache__" not in path.parts:
-            stat = path.stat()
-            digest.update(f"\0{path.relative_to(package)}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
+    _digest_files(digest, str(Path(__file__).resolve().parent), (".py", ".json", ".gz"))
+    cel = importlib.util.find_spec("cel_expr_python")
+    if cel is not None and cel.submodule_search_locations:
+        for location in cel.submodule_search_locations:
+            _digest_files(digest, location, (".py", ".so", ".pyd"))
     return digest.hexdigest()[:16]
+
+
+def _digest_files(digest: Any, top: str, suffixes: tuple[str, ...]) -> None:
+    """Add the relative path, size and modification time of each file under `top` with one of
+    `suffixes` to `digest`, in name order."""
+    entries = []
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        with contextlib.suppress(OSError), os.scandir(folder) as listing:
+            for entry in listing:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        stack.append(entry.path)
+                elif entry.name.endswith(suffixes):
+                    stat = entry.stat()
+                    entries.append(f"\0{os.path.relpath(entry.path, top)}\0{stat.st_size}\0{stat.st_mtime_ns}")
+    digest.update("".join(sorted(entries)).encode())
 
 
 class Cache:
@@ -120,6 +134,8 @@ class Cache:
         try:
             self._prepare()
             path.parent.mkdir(parents=True, exist_ok=True)
+            import tempfile  # here: a warm run writes nothing
+
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
             try:
                 with os.fdopen(fd, "wb") as f:
@@ -142,6 +158,8 @@ class Cache:
         if not tag.exists():
             tag.write_text(_CACHEDIR_TAG)
         if not (self._root / self._identity).exists():
+            import shutil
+
             for other in _build_folders(self._root):
                 shutil.rmtree(other, ignore_errors=True)
         self._prepared = True
@@ -161,6 +179,8 @@ def disabled() -> Cache:
 def clean(root: Path | None = None) -> tuple[Path, int]:
     """Remove every entry and the folder itself when nothing else is left in it; its path and the
     bytes freed."""
+    import shutil
+
     root = root or cache_directory()
     freed = 0
     if not root.is_dir():

@@ -58,6 +58,9 @@ class CompiledRule:
     ast: checked_ast.CheckedAst | None = None
     #: The CEL type of `self` (set and map lists in it change what `==` and `+` mean).
     self_type: DeclType | None = None
+    #: The evaluation program, serialized (as the persistent cache keeps it): deserializing is some ten
+    #: times faster than compiling.
+    program_bytes: bytes | None = None
     _program: cel.Expression | None = None
     _message_program: cel.Expression | None = None
     _unbounded: dict[str, cel.Expression] | None = None
@@ -66,7 +69,10 @@ class CompiledRule:
     def program(self) -> cel.Expression | None:
         """The rule's evaluation program (None: an empty rule or one that did not compile)."""
         if self._program is None and self.compiled:
-            self._program = _eval_program(self.expression, self.optional_old_self, self.self_type)
+            if self.program_bytes is not None:
+                self._program = environment.eval_env().deserialize(self.program_bytes)
+            else:
+                self._program = _eval_program(self.expression, self.optional_old_self, self.self_type)
         return self._program
 
     def unbounded(self, program: cel.Expression) -> cel.Expression:
@@ -141,10 +147,13 @@ _STORE_NAMESPACE = "cel-rules"
 
 
 def _storable(rule: CompiledRule) -> CompiledRule:
-    """A compiled rule as the persistent cache keeps it: what type-checking and costing found, without
-    its evaluation programs (compiled again on first use) or the type of `self` (the node's own)."""
+    """A compiled rule as the persistent cache keeps it: what type-checking and costing found and its
+    evaluation program serialized (the rules of a node about to be evaluated), without the type of `self`
+    (the node's own) or its message's program (compiled on first use, when a rule fails)."""
+    program = rule.program
     return CompiledRule(rule.rule, rule.compilation, rule.expression, rule.message_expression, rule.compiled,
-                        rule.unsupported, rule.optional_old_self, rule.field_path, rule.ast, None)
+                        rule.unsupported, rule.optional_old_self, rule.field_path, rule.ast, None,
+                        program.serialize() if program is not None else None)
 
 
 def _stored_rules(store: Cache, key: tuple, decl_type: DeclType) -> list[CompiledRule] | None:

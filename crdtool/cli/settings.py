@@ -60,9 +60,12 @@ def current_cache() -> Cache:
 
     ctx = click.get_current_context(silent=True)
     obj = (ctx.find_root().obj if ctx is not None else None) or {}
-    if obj.get("no_cache") or not current_settings().cache:
-        return disabled()
-    return Cache(cache_directory())
+    store = obj.get("cache")
+    if store is None:
+        store = disabled() if obj.get("no_cache") or not current_settings().cache else Cache(cache_directory())
+        if ctx is not None and ctx.find_root().obj is not None:
+            ctx.find_root().obj["cache"] = store  # one per run: a write that fails turns it off for the run
+    return store
 
 
 def with_severities(results: list, config: Config) -> None:

@@ -15,10 +15,13 @@ import hashlib
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from crdtool.cache import Cache
-from crdtool.engine.lint import decode_internal, lint_document
+from typing import TYPE_CHECKING
+
 from crdtool.engine.results import Result
-from crdtool.load.document import Document
+
+if TYPE_CHECKING:
+    from crdtool.cache import Cache
+    from crdtool.load.document import Document
 
 __all__ = ["CrdNames", "checked_crd", "cached_lint"]
 
@@ -39,6 +42,8 @@ class CrdNames:
 
 def names_of(doc: Document) -> CrdNames:
     """The group, names and scope of a CRD, as the apiserver's internal form holds them."""
+    from crdtool.engine.lint import decode_internal
+
     decoded, _ = decode_internal(doc, create=False)
     spec = ((decoded or {}).get("spec")) or {}
     names = spec.get("names") or {}
@@ -75,6 +80,8 @@ def checked_crd(doc: Document, store: Cache) -> tuple[Result, CrdNames]:
         if isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], Result) and isinstance(hit[1], CrdNames):
             hit[0].document = doc
             return hit[0], hit[1]
+    from crdtool.engine.lint import lint_document
+
     result, names = lint_document(doc), names_of(doc)
     if key is not None and store.enabled:
         store.put(_NAMESPACE, key, (_stored(result), names))
@@ -89,6 +96,8 @@ def cached_lint(doc: Document, store: Cache, costs: bool = False) -> Result:
         if isinstance(hit, Result):
             hit.document = doc
             return hit
+    from crdtool.engine.lint import lint_document
+
     result = lint_document(doc, costs=costs)
     if key is not None and store.enabled:
         store.put(_NAMESPACE, key, _stored(result))

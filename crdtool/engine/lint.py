@@ -15,10 +15,6 @@ from crdtool.engine.results import Result
 from crdtool.errors import InputError
 from crdtool.load.document import Document
 from crdtool.model.errors import aggregate_message
-from crdtool.schema.crd import decode as crd_decode
-from crdtool.schema.crd import internal as crd_internal
-from crdtool.schema.crd import schema as crd_schema
-from crdtool.schema.crd import validation as crd_validation
 
 if TYPE_CHECKING:
     from crdtool.cache import Cache
@@ -42,6 +38,8 @@ def _rule_compiler():
 
 
 def _validate_schema(rule_compiler):
+    from crdtool.schema.crd import schema as crd_schema
+
     def validate(validation, status_enabled, opts, path):
         return crd_schema.validate_crd_validation(validation, status_enabled, opts, path, rule_compiler=rule_compiler)
 
@@ -53,6 +51,10 @@ def decode_internal(doc: Document, create: bool = True) -> tuple[dict | None, Re
 
     `create` applies the create strategy; an update's objects are converted without it.
     """
+    # The apiserver's CRD packages are imported here: a run whose verdicts are cached needs none of them.
+    from crdtool.schema.crd import decode as crd_decode
+    from crdtool.schema.crd import internal as crd_internal
+
     result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version,
                     status_kind=CRD_KIND, source_path=crd_internal.internal_to_source)
     if doc.api_version != f"{CRD_GROUP}/v1":
@@ -91,6 +93,10 @@ def lint_document(doc: Document, old: Document | None = None, costs: bool = Fals
     internal, result = decode_internal(doc, create=old is None)
     if internal is None:
         return result
+    from crdtool.schema.crd import internal as crd_internal
+    from crdtool.schema.crd import schema as crd_schema
+    from crdtool.schema.crd import validation as crd_validation
+
     rule_compiler = _rule_compiler()
     recorder = noted = None
     if rule_compiler is not None:

@@ -14,6 +14,7 @@ checkouts compare equal.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -41,7 +42,10 @@ def commands(crdtool: str) -> dict[str, list[str]]:
 
 
 def run(cmd: list[str]) -> bytes:
-    proc = subprocess.run(cmd, cwd=CORPUS, capture_output=True, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
+    env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
+    if "CRDTOOL_CACHE_DIR" in os.environ:  # a cache of its own, to compare cold and warm runs
+        env["CRDTOOL_CACHE_DIR"] = os.environ["CRDTOOL_CACHE_DIR"]
+    proc = subprocess.run(cmd, cwd=CORPUS, capture_output=True, env=env)
     return proc.stdout + b"\n--- stderr\n" + proc.stderr + f"\n--- exit {proc.returncode}\n".encode()
 
 

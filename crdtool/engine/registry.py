@@ -149,8 +149,10 @@ def unique_crds(named: list[Document], docs: list[Document]) -> list[Document]:
     seen: set[tuple[str, int, int | None]] = set()
     out = []
     for doc in [*named, *docs]:
+        if not is_crd(doc):
+            continue
         key = (os.path.realpath(doc.source), doc.index, doc.item)
-        if is_crd(doc) and key not in seen:
+        if key not in seen:
             seen.add(key)
             out.append(doc)
     return out

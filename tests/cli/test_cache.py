@@ -1,0 +1,214 @@
+"""The persistent cache through the command line: a warm run answers byte for byte as a cold one and
+as one without the cache, whatever state the cache is in (damaged, unwritable, another build's,
+written by two runs at once), and it spares the work it promises to spare."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from crdtool.cache import _MAGIC as MAGIC
+from crdtool.cli import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures"
+GATEWAY = ROOT.parent / "shared" / "corpus" / "crds" / "gateway-api-experimental"
+HTTPROUTES = ROOT.parent / "shared" / "corpus" / "crs" / "gateway-api"
+
+#: Runs whose outputs must not depend on the cache: refused CRDs with positions among -c, CEL rules
+#: failing, schema errors, lint findings, every format.
+RUNS = [
+    ["validate", "-c", str(FIXTURES / "crontab-cel" / "crd.yaml"), "-c", str(FIXTURES / "broken"),
+     str(FIXTURES / "crontab-cel" / "invalid.yaml"), str(FIXTURES / "crontab-cel" / "valid.yaml")],
+    ["validate", "-c", str(FIXTURES / "crontab-validated" / "crd.yaml"),
+     str(FIXTURES / "crontab-validated" / "invalid.yaml")],
+    ["default", "-c", str(FIXTURES / "crontab-validated" / "crd.yaml"),
+     str(FIXTURES / "crontab-validated" / "needs-defaults.yaml")],
+    ["lint", str(FIXTURES / "broken"), str(FIXTURES / "crontab-cel" / "crd.yaml")],
+    ["lint", "--costs", str(FIXTURES / "crontab-cel" / "crd.yaml")],
+]
+FORMATS = ["text", "json", "sarif", "kubectl"]
+
+
+def crdtool(cache_dir: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """One real process (so that nothing compiled in this one is reused), with its own cache folder."""
+    env = {**os.environ, "CRDTOOL_CACHE_DIR": str(cache_dir), "NO_COLOR": "1"}
+    return subprocess.run([sys.executable, "-m", "crdtool", "--no-config", *args], capture_output=True, env=env,
+                          cwd=ROOT, timeout=120)
+
+
+def entries(cache_dir: Path) -> list[Path]:
+    return [p for p in cache_dir.rglob("*") if p.is_file() and p.name != "CACHEDIR.TAG"]
+
+
+def outputs(cache_dir: Path, *extra: str) -> list[tuple[int, bytes, bytes]]:
+    got = []
+    for args in RUNS:
+        for fmt in FORMATS:
+            proc = crdtool(cache_dir, "--format", fmt, *extra, *args)
+            got.append((proc.returncode, proc.stdout, proc.stderr))
+    return got
+
+
+def test_every_output_is_the_same_cold_warm_and_without_the_cache(tmp_path: Path) -> None:
+    cache_dir = tmp_path / "cache"
+    without = outputs(tmp_path / "unused", "--no-cache")
+    assert not (tmp_path / "unused").exists()  # --no-cache writes nothing
+    assert outputs(cache_dir) == without  # cold
+    assert entries(cache_dir)
+    assert outputs(cache_dir) == without  # warm
+
+
+@pytest.mark.skipif(not GATEWAY.is_dir(), reason="the shared corpus is not checked out")
+def test_an_httproute_against_the_gateway_api_folder_is_the_same_cold_and_warm(tmp_path: Path) -> None:
+    route = HTTPROUTES / "conformance__tests__httproute-303-redirect.yaml"
+    runs = [crdtool(tmp_path, "--format", "json", "validate", "-c", str(GATEWAY), str(route)) for _ in range(2)]
+    without = crdtool(tmp_path / "unused", "--format", "json", "--no-cache", "validate", "-c", str(GATEWAY),
+                      str(route))
+    assert [(r.returncode, r.stdout, r.stderr) for r in runs] == [(without.returncode, without.stdout,
+                                                                 without.stderr)] * 2
+
+
+def test_a_changed_crd_file_is_read_and_linted_again(tmp_path: Path) -> None:
+    crd = tmp_path / "crd.yaml"
+    shutil.copy(FIXTURES / "crontab" / "crd.yaml", crd)
+    obj = str(FIXTURES / "crontab" / "my-crontab.yaml")
+    assert crdtool(tmp_path / "cache", "validate", "-c", str(crd), obj).returncode == 0
+    crd.write_text(crd.read_text().replace("scope: Namespaced", "scope: Sideways"))
+    changed = crdtool(tmp_path / "cache", "validate", "-c", str(crd), obj)
+    assert changed.returncode == 1
+    assert changed.stdout == crdtool(tmp_path / "none", "--no-cache", "validate", "-c", str(crd), obj).stdout
+
+
+def test_damaged_entries_are_ignored_and_rebuilt(tmp_path: Path) -> None:
+    cache_dir = tmp_path / "cache"
+    args = RUNS[0]
+    cold = crdtool(cache_dir, *args)
+    for n, entry in enumerate(entries(cache_dir)):
+        raw = entry.read_bytes()
+        entry.write_bytes(raw[: len(raw) // 2] if n % 2 else raw[:-1] + bytes([raw[-1] ^ 0xFF]))
+    damaged = crdtool(cache_dir, *args)
+    assert (damaged.returncode, damaged.stdout, damaged.stderr) == (cold.returncode, cold.stdout, cold.stderr)
+    rebuilt = crdtool(cache_dir, *args)  # the damaged entries were written again, whole
+    assert (rebuilt.returncode, rebuilt.stdout, rebuilt.stderr) == (cold.returncode, cold.stdout, cold.stderr)
+    assert all(whole(entry) for entry in entries(cache_dir))
+
+
+def whole(entry: Path) -> bool:
+    """Whether an entry file is as the cache writes it: its header, then a payload its checksum matches."""
+    raw = entry.read_bytes()
+    head = len(MAGIC) + 32
+    return raw.startswith(MAGIC) and raw[len(MAGIC):head] == hashlib.sha256(raw[head:]).digest()
+
+
+def test_an_unwritable_cache_folder_changes_nothing(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder would be")  # fails for every user, root included
+    got = crdtool(blocker / "cache", *RUNS[0])
+    want = crdtool(tmp_path / "none", "--no-cache", *RUNS[0])
+    assert (got.returncode, got.stdout, got.stderr) == (want.returncode, want.stdout, want.stderr)
+    assert blocker.read_text() == "a file where the cache folder would be"
+
+
+def test_two_runs_filling_the_cache_at_once_answer_as_one(tmp_path: Path) -> None:
+    cache_dir = tmp_path / "cache"
+    env = {**os.environ, "CRDTOOL_CACHE_DIR": str(cache_dir), "NO_COLOR": "1"}
+    command = [sys.executable, "-m", "crdtool", "--no-config", "--format", "json", *RUNS[0]]
+    procs = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+             for _ in range(3)]
+    results = [(p.wait(timeout=120), p.stdout.read(), p.stderr.read()) for p in procs]  # type: ignore[union-attr]
+    for p in procs:
+        p.stdout.close()  # type: ignore[union-attr]
+        p.stderr.close()  # type: ignore[union-attr]
+    want = crdtool(tmp_path / "none", "--no-cache", "--format", "json", *RUNS[0])
+    assert results == [(want.returncode, want.stdout, want.stderr)] * 3
+    warm = crdtool(cache_dir, "--format", "json", *RUNS[0])
+    assert (warm.returncode, warm.stdout, warm.stderr) == (want.returncode, want.stdout, want.stderr)
+    assert not list(cache_dir.rglob(".tmp-*"))
+
+
+def run_here(*args: str):
+    return CliRunner().invoke(cli, ["--no-config", "--no-color", *args])
+
+
+def test_another_builds_entries_are_never_read_and_are_removed(tmp_path: Path, monkeypatch) -> None:
+    """Entries of another build under this build's very keys, holding wrong answers: never read."""
+    from crdtool.cache import build_identity
+
+    cache_dir = tmp_path / "cache"
+    monkeypatch.setenv("CRDTOOL_CACHE_DIR", str(cache_dir))
+    args = ["validate", "-c", str(FIXTURES / "crontab" / "crd.yaml"), str(FIXTURES / "crontab" / "my-crontab.yaml")]
+    want = run_here(*args)
+    this_build = cache_dir / build_identity()
+    other_build = cache_dir / ("f" * 16 if build_identity() != "f" * 16 else "e" * 16)
+    this_build.rename(other_build)
+    wrong = pickle.dumps("a wrong answer")
+    for entry in entries(other_build):  # whole entries of that build, at this build's paths, with wrong values
+        entry.write_bytes(MAGIC + hashlib.sha256(wrong).digest() + wrong)
+    got = run_here(*args)
+    assert (got.exit_code, got.output) == (want.exit_code, want.output)
+    assert not other_build.exists() and this_build.is_dir()
+
+
+def test_a_warm_run_lints_no_crd_and_compiles_only_the_rules_its_objects_reach(tmp_path: Path, monkeypatch) -> None:
+    import crdtool.cel.compiler as compiler
+    import crdtool.engine.lint as lint
+
+    crds = [str(FIXTURES / "crontab-cel" / "crd.yaml"), str(FIXTURES / "crontab-validated" / "crd.yaml"),
+            str(FIXTURES / "pizza")]
+    args = ["--format", "json", "validate", *(a for c in crds for a in ("-c", c)),
+            str(FIXTURES / "crontab-cel" / "invalid.yaml")]
+    cold = run_here(*args)
+    assert cold.exit_code == 1
+    compiler._cache.clear()
+    compiler._by_fingerprint.clear()
+
+    def no_lint(*_args, **_kwargs):
+        raise AssertionError("a CRD was linted though its verdict is cached")
+
+    compiled: list[tuple] = []
+    real = compiler.build_schema_types
+    monkeypatch.setattr(lint, "lint_document", no_lint)
+    monkeypatch.setattr(compiler, "build_schema_types", lambda *a: compiled.append(a) or real(*a))
+    warm = run_here(*args)
+    assert (warm.exit_code, warm.output) == (cold.exit_code, cold.output)
+    assert compiled == []  # the rules of the object's nodes come compiled from the cache
+
+
+def test_no_cache_and_the_setting_turn_it_off(tmp_path: Path, monkeypatch) -> None:
+    cache_dir = tmp_path / "cache"
+    monkeypatch.setenv("CRDTOOL_CACHE_DIR", str(cache_dir))
+    args = ["lint", str(FIXTURES / "crontab" / "crd.yaml")]
+    assert CliRunner().invoke(cli, ["--no-cache", *args]).exit_code == 0
+    assert not cache_dir.exists()
+    settings = tmp_path / ".crdtool.yaml"
+    settings.write_text("cache: false\n")
+    assert CliRunner().invoke(cli, ["--config", str(settings), *args]).exit_code == 0
+    assert not cache_dir.exists()
+    settings.write_text("cache: 'no'\n")
+    refused = CliRunner().invoke(cli, ["--config", str(settings), *args])
+    assert refused.exit_code == 2 and '"cache" must be true or false' in refused.output
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    assert entries(cache_dir)
+
+
+def test_cache_dir_and_clean(tmp_path: Path, monkeypatch) -> None:
+    cache_dir = tmp_path / "cache"
+    monkeypatch.setenv("CRDTOOL_CACHE_DIR", str(cache_dir))
+    shown = CliRunner().invoke(cli, ["cache", "dir"])
+    assert (shown.exit_code, shown.output) == (0, f"{cache_dir}\n")
+    assert CliRunner().invoke(cli, ["lint", str(FIXTURES / "crontab" / "crd.yaml")]).exit_code == 0
+    assert entries(cache_dir)
+    cleaned = CliRunner().invoke(cli, ["cache", "clean"])
+    assert cleaned.exit_code == 0 and cleaned.output.startswith("removed ") and str(cache_dir) in cleaned.output
+    assert not cache_dir.exists()
+    again = CliRunner().invoke(cli, ["cache", "clean"])
+    assert (again.exit_code, again.output) == (0, f"removed 0 bytes from {cache_dir}\n")

@@ -14,7 +14,14 @@ Figures (best and median of N runs, peak resident memory of the best-measured co
 - `crdtool validate` of 1,000 copies of one small CronTab (schema-only validation): objects per
   second, the start-up of a one-object run subtracted;
 - `crdtool columns` of 1,000 CronTabs with printer columns (a filter, a date): rows per second,
-  start-up subtracted.
+  start-up subtracted;
+- the runs a CRD author makes on every commit, with the cache cold (emptied before each run) and
+  warm: one HTTPRoute against the gateway-api CRD folder, `lint` of the small CronTab CRD, and the
+  kyverno custom resources against their CRDs. With `--baseline CRDTOOL` (another build's
+  executable), its runs alternate with this build's, and both medians are shown.
+
+The figures above these run with `--no-cache`, so that they measure the work itself; the cache
+used is a temporary folder, never the user's.
 """
 
 from __future__ import annotations
@@ -79,11 +86,62 @@ def objects_in(output: bytes) -> int:
     return sum(1 for r in json.loads(output)["results"] if r["kind"] != "CustomResourceDefinition")
 
 
+def wall_and_cpu(cmd: list[str]) -> tuple[float, float]:
+    """(wall seconds, user + system CPU seconds) of one run: CPU time is what a loaded machine distorts least."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO)
+    _, _, usage = os.wait4(proc.pid, 0)
+    proc.returncode = 0
+    return time.perf_counter() - t0, usage.ru_utime + usage.ru_stime
+
+
+ONE_ROUTE = CRS / "gateway-api" / "conformance__tests__httproute-303-redirect.yaml"
+
+
+def cache_rows(repeat: int, baseline: str | None) -> None:
+    """The commit-time runs, cold and warm cache, alternating with `baseline` when given."""
+    from crdtool.cache import clean
+
+    crdtool = [sys.executable, "-m", "crdtool", "--format", "json"]
+    runs = [("lint fixtures/crontab/crd.yaml", ["lint", "fixtures/crontab/crd.yaml"])]
+    if CRDS.is_dir() and CRS.is_dir():
+        runs.insert(0, ("validate one HTTPRoute -c gateway-api-experimental",
+                        ["validate", "-c", str(CRDS / "gateway-api-experimental"), str(ONE_ROUTE)]))
+        runs.append(("validate kyverno's custom resources", ["validate", "-c", str(CRDS / "kyverno"),
+                                                             str(CRS / "kyverno")]))
+    for label, args in runs:
+        times: dict[str, list[tuple[float, float]]] = {"cold": [], "warm": [], "baseline": []}
+        for _ in range(repeat):
+            clean()
+            for state in ("cold", "warm"):
+                times[state].append(wall_and_cpu(crdtool + args))
+            if baseline:
+                times["baseline"].append(wall_and_cpu([baseline, "--format", "json", *args]))
+        for state in ("cold", "warm"):
+            wall, cpu = (statistics.median(t[i] for t in times[state]) for i in (0, 1))
+            extra = ""
+            if baseline:
+                b_wall, b_cpu = (statistics.median(t[i] for t in times["baseline"]) for i in (0, 1))
+                extra = (f"  baseline: wall {b_wall:.3f} s, cpu {b_cpu:.3f} s ({b_wall / wall:.2f}x, "
+                         f"cpu {b_cpu / cpu:.2f}x)")
+            print(f"{label + f' ({state} cache)':<58} median wall {wall:6.3f} s  cpu {cpu:6.3f} s  ({repeat} runs)"
+                  f"{extra}")
+    clean()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--baseline", metavar="CRDTOOL", help="another build's crdtool, to alternate with in the "
+                                                          "cache figures")
+    ap.add_argument("--only-cache", action="store_true", help="only the cache figures")
     a = ap.parse_args()
-    crdtool = [sys.executable, "-m", "crdtool"]
+    if a.only_cache:
+        os.environ["CRDTOOL_CACHE_DIR"] = tempfile.mkdtemp(prefix="crdtool-bench-cache-")
+        cache_rows(a.repeat * 3, a.baseline)
+        return 0
+    os.environ["CRDTOOL_CACHE_DIR"] = tempfile.mkdtemp(prefix="crdtool-bench-cache-")
+    crdtool = [sys.executable, "-m", "crdtool", "--no-cache"]
     for label, cmd, n in [
         ("crdtool --help", crdtool + ["--help"], a.repeat * 3),
         ("crdtool lint fixtures/crontab/crd.yaml", crdtool + ["lint", "fixtures/crontab/crd.yaml"], a.repeat * 3),
@@ -126,6 +184,7 @@ def main() -> int:
         row("crdtool columns 1,000 CronTabs", best, median, peak, a.repeat * 3,
             f"\n  {rows} rows: {(rows - 1) / max(best - base[0], 1e-9):,.0f} rows/s beyond start-up "
             f"({base[0]:.3f} s), {1000 * (best - base[0]) / max(rows - 1, 1):.3f} s per 1,000 rows")
+    cache_rows(a.repeat * 3, a.baseline)
     if CRDS.is_dir():  # last: a child forked after this would inherit its peak memory
         print(f"{'read corpus/crds only (in process, the YAML floor)':<58} {read_only_seconds():6.3f} s")
     return 0

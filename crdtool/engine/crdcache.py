@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, replace
 from functools import lru_cache
-
 from typing import TYPE_CHECKING
 
 from crdtool.engine.results import Result

@@ -241,7 +241,10 @@ def _finish_changes(results: list[Result], request: RunRequest) -> None:
 def _outcome(docs: list[Document], lint_results: list[Result], results: list[Result], skipped: list[Skipped],
              field_validation: str) -> RunOutcome:
     """The CRD results split into those among the inputs and those named with -c."""
-    inputs = {os.path.realpath(source) for source in {d.source for d in docs}}
+    from crdtool.engine.lint import is_crd
+
+    # A CRD's file is among the inputs only if an input file holds CRDs: only those are resolved.
+    inputs = {os.path.realpath(source) for source in {d.source for d in docs if is_crd(d)}}
     crd_results = [r for r in lint_results if os.path.realpath(r.document.source) in inputs]
     # A CRD named with -c that the apiserver would refuse: shown too, to say why.
     refused = [r for r in lint_results if not r.valid and r not in crd_results]

@@ -8,6 +8,7 @@ file's text again, and only when a finding needs one.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crdtool.load.document import Document
@@ -21,7 +22,7 @@ __all__ = ["cached_reader"]
 _NAMESPACE = "documents"
 
 
-def cached_reader(store: Cache):
+def cached_reader(store: Cache) -> Callable[[str], list[Document]]:
     """A `read_source` (path -> documents) that reads a YAML file's documents from `store` when it
     holds them for the file's exact text (JSON files and stdin are read as always)."""
     if not store.enabled:
@@ -35,7 +36,7 @@ def cached_reader(store: Cache):
             return read_source(path, text)
         key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
         stored = store.get(_NAMESPACE, key)
-        if _well_formed(stored):
+        if stored is not None and _well_formed(stored):
             nodes = _LazyNodes(text)
             locators: dict[int, Any] = {}
             return [Document(path, index, data, text, locators.setdefault(index, nodes.locator(index)), item,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -111,6 +110,8 @@ def _has_tool_table(path: str) -> bool:
             raw = f.read()
     except OSError:
         return False
+    import tomllib  # here: most runs meet no pyproject.toml
+
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):
@@ -168,6 +169,8 @@ def _load_pyproject(path: str) -> Config:
     except UnicodeDecodeError as err:
         line = raw.count(b"\n", 0, err.start) + 1
         raise SettingsError(path, f"not valid UTF-8 (byte 0x{raw[err.start]:02x}), as TOML must be", line) from None
+    import tomllib
+
     try:
         table = tomllib.loads(text).get("tool", {}).get("crdtool", {})
     except tomllib.TOMLDecodeError as err:

@@ -23,10 +23,10 @@ served CRDs' is the caller's.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from crdtool.model.gofmt import go_quote
@@ -199,7 +199,9 @@ class _Catalog:
 
 @cache
 def _catalog() -> _Catalog:
-    data = json.loads(resources.files("crdtool").joinpath("data", _DATA_FILE).read_text(encoding="utf-8"))
+    # A plain path (crdtool is installed as files): importlib.resources would cost every run its imports.
+    with open(os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", _DATA_FILE), encoding="utf-8") as f:
+        data = json.load(f)
     served: dict[tuple[str, str], dict[str, BuiltinKind]] = {}
     preferred: list[BuiltinKind] = []
     others: list[BuiltinKind] = []

@@ -18,13 +18,12 @@ from crdtool.schema.apimachinery.names import is_dns1123_label, is_valid_port_nu
 @dataclass(frozen=True, slots=True)
 class PodContext:
     """What the pod gives each container's validation: its volumes by name (each one's source), its
-    resource claims' names, terminationGracePeriodSeconds, restartPolicy, hostUsers, the options."""
+    resource claims' names, terminationGracePeriodSeconds, restartPolicy, the options."""
 
     volumes: dict[str, dict]
     claim_names: set[str]
     grace_period: int | None
     restart_policy: str
-    host_users: bool
     opts: PodValidationOptions
 
 
@@ -186,8 +185,7 @@ def validate_container_common(c: dict, path: Path, ctx: PodContext) -> list[Fiel
     errs += resources.validate_container_resource_requirements(c.get("resources"), ctx.claim_names,
                                                                path.child("resources"))
     errs += validate_resize_policy(c.get("resizePolicy"), path.child("resizePolicy"), ctx.restart_policy)
-    errs += security.validate_security_context(c.get("securityContext"), path.child("securityContext"),
-                                               ctx.host_users)
+    errs += security.validate_security_context(c.get("securityContext"), path.child("securityContext"))
     return errs
 
 

@@ -94,7 +94,7 @@ def validate_pod_spec(spec: dict, pod_meta: dict | None, path: Path,
     volumes, volume_errs = vol.validate_volumes(spec.get("volumes"), pod_meta, path.child("volumes"), opts)
     errs += volume_errs
     claim_names = {c.get("name") for c in spec.get("resourceClaims") or () if c.get("name")}
-    context = ctr.PodContext(volumes, claim_names, grace, restart_policy, _host_users(spec), opts)
+    context = ctr.PodContext(volumes, claim_names, grace, restart_policy, opts)
     errs += ctr.validate_containers(spec.get("containers"), path.child("containers"), context)
     errs += ctr.validate_init_containers(spec.get("initContainers"), spec.get("containers"),
                                          path.child("initContainers"), context)
@@ -221,12 +221,6 @@ def validate_tolerations(tolerations: list, path: Path) -> list[FieldError]:
         if effect and effect not in _TAINT_EFFECTS:
             errs.append(FieldError.not_supported(at.child("effect"), effect, _TAINT_EFFECTS))
     return errs
-
-
-def _host_users(spec: dict) -> bool:
-    """The pod's hostUsers (true unless its security context says false)."""
-    value = (spec.get("securityContext") or {}).get("hostUsers")
-    return value is None or bool(value)
 
 
 _RESTART_POLICIES = ("Always", "OnFailure", "Never")

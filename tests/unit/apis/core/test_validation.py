@@ -487,3 +487,17 @@ def test_registry_by_convention() -> None:
     assert validation_for("", "Pod") is not None
     assert validation_for("", "Service") is None
     assert validation_for("example.invalid", "Thing") is None
+
+
+def test_a_containers_security_context_ids_and_proc_mount() -> None:
+    """ValidateSecurityContext: IsValidUserID/IsValidGroupID's range, ValidateProcMountType's values."""
+    from crdtool.apis.core.security import validate_security_context
+    from crdtool.model.path import Path
+
+    path = Path.root("securityContext")
+    assert [str(e) for e in validate_security_context({"runAsUser": -1, "runAsGroup": 2**31, "procMount": "x"},
+                                                      path)] == [
+        "securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive",
+        "securityContext.runAsGroup: Invalid value: 2147483648: must be between 0 and 2147483647, inclusive",
+        'securityContext.procMount: Unsupported value: "x": supported values: "Default", "Unmasked"']
+    assert validate_security_context({"runAsUser": 0, "procMount": "Unmasked"}, path) == []

@@ -1,7 +1,8 @@
 """A CronJob's schedule and time zone as the apiserver reads them: robfig/cron v3.0.1's
 `ParseStandard` (parser.go: five fields or a descriptor, an optional `TZ=`/`CRON_TZ=` prefix) with
-its error texts, and Go's `time.LoadLocation` against the IANA database (Python's zoneinfo, with the
-tzdata package where the system has no database; the apiserver embeds Go's time/tzdata).
+its error texts, and Go's `time.LoadLocation` against the IANA database (Python's zoneinfo: the
+system's database, or the tzdata package where installed; the apiserver embeds Go's time/tzdata).
+Where Python finds no database at all, a time zone is not refused: crdtool cannot tell.
 """
 
 from __future__ import annotations
@@ -39,12 +40,14 @@ def load_location_error(name: str) -> str | None:
         return None
     if ".." in name or name[0] in "/\\":
         return "time: invalid location name"
-    return None if name in _zones() else f"unknown time zone {name}"
+    zones = _zones()
+    return None if not zones or name in zones else f"unknown time zone {name}"
 
 
 def _fields(s: str) -> list[str]:
     """strings.Fields: split around runs of Go's white space."""
-    out, word = [], []
+    out: list[str] = []
+    word: list[str] = []
     for ch in s:
         if go_is_space(ch):
             if word:

@@ -1,7 +1,8 @@
 """One built-in object through kube-apiserver 1.36's create (or update) handler, as far as crdtool
 reproduces it: decoding (apis.decode), defaulting (apis.defaults), the create strategy's metadata
-preparation and ObjectMeta validation with the kind's name rule (apis.names). The kind's own
-validation (pkg/apis/<group>/validation) is not reproduced yet: `Result.checks` says so.
+preparation and ObjectMeta validation with the kind's name rule (apis.names), then the kind's own
+validation (pkg/apis/<group>/validation) where crdtool reproduces it (apis.validation's registry):
+`Result.checks` says which.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None
     """The apiserver's answer for a served built-in kind's object. `request` is the engine's Request
     (namespace, fieldValidation); `op` is "validate", or the single step "prune" or "default"."""
     from crdtool.apis.names import name_rule
+    from crdtool.apis.validation import validator
     from crdtool.model.errors import aggregate_message
     from crdtool.model.path import Path
     from crdtool.schema.apimachinery.objectmeta import validate_object_meta
@@ -65,9 +67,25 @@ def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None
     prepared = prepare_for_create(in_namespace, SimpleNamespace(status_enabled=True, namespaced=kind.namespaced))
     errors = validate_object_meta(prepared["metadata"], kind.namespaced, name_rule(kind.group, kind.kind),
                                   Path.root("metadata"))
+    kind_validation = validator(kind.group, kind.kind)
+    if kind_validation is not None:
+        result.checks = "validation"
+        errors = [*errors, *kind_validation(prepared, _stored(old, definition))]
     if errors:
         result.errors = errors
         qualified = kind.kind if not kind.group else f"{kind.kind}.{kind.group}"
         result.status = aggregate_message(qualified, meta.get("name") or "", errors)
         result.reason = "Invalid"
     return result
+
+
+def _stored(old: Document | None, definition: str) -> dict | None:
+    """The stored object of an update, decoded and defaulted as the apiserver holds it (None on a
+    create, or when it does not decode)."""
+    if old is None:
+        return None
+    decoded = decoding.decode(old.data, openapi.go_type(definition))
+    if decoded.object is None:
+        return None
+    set_object_defaults(decoded.object, definition)
+    return decoded.object

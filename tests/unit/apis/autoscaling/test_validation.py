@@ -53,7 +53,8 @@ CASES = [
      hpa(metrics=[{"type": "ContainerResource", "containerResource": {
          "name": "cpu", "container": "test-container", "target": {"type": "Utilization", "averageUtilization": 70}}}]),
      []),
-    ("scaleTargetRef.kind required", hpa(scaleTargetRef={"name": "myrc"}), ["spec.scaleTargetRef.kind: Required value"]),
+    ("scaleTargetRef.kind required", hpa(scaleTargetRef={"name": "myrc"}),
+     ["spec.scaleTargetRef.kind: Required value"]),
     ("scaleTargetRef.kind invalid", hpa(scaleTargetRef={"kind": "..", "name": "myrc"}),
      ["spec.scaleTargetRef.kind: Invalid value: \"..\": may not be '..'"]),
     ("scaleTargetRef.name required", hpa(scaleTargetRef={"kind": "ReplicationController"}),

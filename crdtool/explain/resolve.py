@@ -240,7 +240,7 @@ def builtin_resources() -> tuple[ServedCRD, ...]:
     (preferred first), as the RESTMapper sees them beside the CRDs'."""
     from crdtool.model.discovery import served_kinds
 
-    by_resource: dict[tuple[str, str], list] = {}
+    by_resource: dict[tuple[str, str], list[Any]] = {}
     for kind in served_kinds():
         by_resource.setdefault((kind.group, kind.resource), []).append(kind)
     return tuple(ServedCRD(group=group, kind=kinds[0].kind, plural=resource, singular=kinds[0].singular,

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from crdtool.cli import cli
 
-APP = Path(__file__).resolve().parents[2] / "data" / "builtin-app" / "app.yaml"
+APP = Path(__file__).resolve().parents[1] / "data" / "builtin-app" / "app.yaml"
 
 
 def run(*args: str):

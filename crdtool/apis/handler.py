@@ -24,7 +24,7 @@ def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None
     """The apiserver's answer for a served built-in kind's object. `request` is the engine's Request
     (namespace, fieldValidation); `op` is "validate", or the single step "prune" or "default"."""
     from crdtool.apis.names import name_rule
-    from crdtool.apis.validation import validator
+    from crdtool.apis.validation import validation_for
     from crdtool.model.errors import aggregate_message
     from crdtool.model.path import Path
     from crdtool.schema.apimachinery.objectmeta import validate_object_meta
@@ -59,18 +59,23 @@ def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None
         if mismatch:
             result.status, result.reason = mismatch, "BadRequest"
             return result
-    # `old`: an update is checked as a create for now (ValidateObjectMetaUpdate and the kinds'
-    # update rules are the validation still to come)
+    # `old`: the metadata of an update is checked as a create's for now (ValidateObjectMetaUpdate is
+    # still to come); the kind's own update rules run on the stored object (apis.validation)
     in_namespace = dict(obj)
     if kind.namespaced and not meta.get("namespace"):
         in_namespace["metadata"] = {**meta, "namespace": request.namespace or "default"}
     prepared = prepare_for_create(in_namespace, SimpleNamespace(status_enabled=True, namespaced=kind.namespaced))
     errors = validate_object_meta(prepared["metadata"], kind.namespaced, name_rule(kind.group, kind.kind),
                                   Path.root("metadata"))
-    kind_validation = validator(kind.group, kind.kind)
-    if kind_validation is not None:
+    validation = validation_for(kind.group, kind.kind)
+    if validation is not None:
         result.checks = "validation"
-        errors = [*errors, *kind_validation(prepared, _stored(old, definition))]
+        stored = _stored(old, definition)
+        if stored is None:
+            errors += validation.create(prepared)
+        else:
+            errors += (validation.update(prepared, stored) if validation.update is not None
+                       else validation.create(prepared))
     if errors:
         result.errors = errors
         qualified = kind.kind if not kind.group else f"{kind.kind}.{kind.group}"

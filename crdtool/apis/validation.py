@@ -1,45 +1,54 @@
-"""The per-kind validation registry: (group, kind) -> the port of the kind's `Validate<Kind>`
-(create) and `Validate<Kind>Update` (update) of kubernetes pkg/apis/<group>/validation, 1.36.
+"""Which built-in kinds have their own validation (kubernetes pkg/apis/<group>/validation) reproduced,
+and where: a registry by (group, kind), filled by convention so that each group adds its kinds
+without touching this module.
 
-A validator takes the decoded, defaulted object and, on an update, the stored one decoded and
-defaulted the same way (None on a create), and returns the kind's own field errors: ObjectMeta's
-checks (ValidateObjectMeta with the kind's name rule, apis.names) are the handler's, so a
-validator reports what its Go function adds beside them. The group modules register themselves
-when first asked for (a run without built-in objects imports none of them).
+A group's validation lives in `crdtool/apis/<package>/validation.py`, where <package> is `core` for
+the core group ("") and the group's first DNS label otherwise (`apps`, `batch`, `networking` for
+networking.k8s.io, `rbac` for rbac.authorization.k8s.io, ...). That module exposes
+`VALIDATORS: dict[str, KindValidation]` keyed by kind. The module is imported only when an object
+of its group is checked.
+
+The handler (apis.handler) runs the metadata checks every kind shares (ValidateObjectMeta, or
+ValidateObjectMetaUpdate on an update, with the kind's name rule) and then the kind's own functions:
+`create(obj)` for what Validate<Kind> checks beyond its metadata, `update(new, old)` for what
+Validate<Kind>Update checks beyond ValidateObjectMetaUpdate (None: the kind's update runs `create`
+on the new object, as most Validate<Kind>Update functions do after their immutability checks).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
-from importlib import import_module
+from dataclasses import dataclass
 
 from crdtool.model.errors import FieldError
 
-Validator = Callable[[dict, "dict | None"], list[FieldError]]
-_REGISTRY: dict[tuple[str, str], Validator] = {}
-#: The groups whose kinds have a validator, by the module that registers them.
-_MODULES = {
-    "networking.k8s.io": "crdtool.apis.networking.validation",
-    "rbac.authorization.k8s.io": "crdtool.apis.rbac.validation",
-    "autoscaling": "crdtool.apis.autoscaling.validation",
-    "policy": "crdtool.apis.policy.validation",
-    "scheduling.k8s.io": "crdtool.apis.scheduling.validation",
-    "storage.k8s.io": "crdtool.apis.storage.validation",
-}
+#: Validate<Kind> beyond ObjectMeta: the decoded, defaulted object in, its field errors out.
+CreateValidator = Callable[[dict], list[FieldError]]
+#: Validate<Kind>Update beyond ObjectMetaUpdate: (new, old) in, field errors out.
+UpdateValidator = Callable[[dict, dict], list[FieldError]]
 
 
-def register(group: str, *kinds: str) -> Callable[[Validator], Validator]:
-    """Mark a function as the validation of these kinds of `group`."""
-    def add(fn: Validator) -> Validator:
-        for kind in kinds:
-            _REGISTRY[(group, kind)] = fn
-        return fn
-    return add
+@dataclass(frozen=True, slots=True)
+class KindValidation:
+    """One kind's validation functions."""
+
+    create: CreateValidator
+    update: UpdateValidator | None = None
 
 
-def validator(group: str, kind: str) -> Validator | None:
-    """The kind's validation, or None where crdtool does not reproduce it."""
-    module = _MODULES.get(group)
-    if module is not None:
-        import_module(module)
-    return _REGISTRY.get((group, kind))
+def package_of(group: str) -> str:
+    """The crdtool.apis package of an API group: `core` for "", else the group's first label."""
+    return "core" if not group else group.split(".", 1)[0]
+
+
+def validation_for(group: str, kind: str) -> KindValidation | None:
+    """The kind's validation, None when only decoding, defaulting and metadata are reproduced."""
+    try:
+        module = importlib.import_module(f"crdtool.apis.{package_of(group)}.validation")
+    except ModuleNotFoundError as e:
+        if e.name is not None and e.name.startswith("crdtool.apis."):
+            return None
+        raise
+    validators: dict[str, KindValidation] = getattr(module, "VALIDATORS", {})
+    return validators.get(kind)

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from crdtool.apis.validation import register
+from crdtool.apis.validation import KindValidation
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.path import Path
 from crdtool.schema.apimachinery.names import is_dns1123_label, validate_path_segment_name
 
-GROUP = "autoscaling"
 MAX_PERIOD_SECONDS = 1800
 MAX_STABILIZATION_WINDOW_SECONDS = 3600
 _METRIC_SOURCE_TYPES = ["ContainerResource", "External", "Object", "Pods", "Resource"]
@@ -261,8 +260,7 @@ def _internal_spec(obj: dict) -> dict:
     return out
 
 
-@register(GROUP, "HorizontalPodAutoscaler")
-def validate_hpa(obj: dict, old: dict | None) -> list[FieldError]:
+def validate_hpa(obj: dict, old: dict | None = None) -> list[FieldError]:
     """ValidateHorizontalPodAutoscaler / ValidateHorizontalPodAutoscalerUpdate."""
     bound = 1
     if old is not None and (old.get("spec") or {}).get("minReplicas") == 0:
@@ -270,3 +268,9 @@ def validate_hpa(obj: dict, old: dict | None) -> list[FieldError]:
     return validate_hpa_spec(_internal_spec(obj), Path.root("spec"), bound)
 
 
+#: The kinds whose validation this module reproduces (apis.validation): `create` is Validate<Kind>
+#: beyond ObjectMeta, `update` Validate<Kind>Update beyond ObjectMetaUpdate (the same function, given
+#: the stored object).
+VALIDATORS = {
+    "HorizontalPodAutoscaler": KindValidation(create=validate_hpa, update=validate_hpa),
+}

@@ -8,7 +8,7 @@ are off (alpha), so a backend's service name is a DNS-1035 label and CIDRs parse
 from __future__ import annotations
 
 from crdtool.apis.fieldchecks import parse_cidr_sloppy, parse_ip_sloppy, validate_cidr_for_legacy_field
-from crdtool.apis.validation import register
+from crdtool.apis.validation import KindValidation
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.path import Path
 from crdtool.schema.apimachinery.labelselector import validate_label_selector
@@ -24,7 +24,6 @@ from crdtool.schema.apimachinery.names import (
 )
 from crdtool.schema.apimachinery.objectmeta import validate_immutable_field
 
-GROUP = "networking.k8s.io"
 _ANNOTATION_INGRESS_CLASS = "kubernetes.io/ingress.class"
 _MAX_LEN_INGRESS_CLASS_CONTROLLER = 250
 _SUPPORTED_PATH_TYPES = ["Exact", "ImplementationSpecific", "Prefix"]
@@ -138,8 +137,7 @@ def validate_network_policy_spec(spec: dict, path: Path, allow_invalid_label_val
     return errs
 
 
-@register(GROUP, "NetworkPolicy")
-def validate_network_policy(obj: dict, old: dict | None) -> list[FieldError]:
+def validate_network_policy(obj: dict, old: dict | None = None) -> list[FieldError]:
     """ValidateNetworkPolicy / ValidateNetworkPolicyUpdate (with ValidationOptionsForNetworking: label
     values the stored pod selector already broke may stay)."""
     spec = obj.get("spec") or {}
@@ -298,8 +296,7 @@ def validate_ingress_spec(spec: dict, path: Path, allow_invalid_secret_name: boo
     return errs
 
 
-@register(GROUP, "Ingress")
-def validate_ingress(obj: dict, old: dict | None) -> list[FieldError]:
+def validate_ingress(obj: dict, old: dict | None = None) -> list[FieldError]:
     """ValidateIngressCreate (with the `kubernetes.io/ingress.class` annotation agreeing with
     ingressClassName) / ValidateIngressUpdate (invalid secret names and wildcard-host rules the stored
     object already had may stay)."""
@@ -364,8 +361,7 @@ def validate_ingress_class_spec(spec: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-@register(GROUP, "IngressClass")
-def validate_ingress_class(obj: dict, old: dict | None) -> list[FieldError]:
+def validate_ingress_class(obj: dict, old: dict | None = None) -> list[FieldError]:
     """ValidateIngressClass / ValidateIngressClassUpdate (the controller is immutable)."""
     spec = obj.get("spec") or {}
     errs: list[FieldError] = []
@@ -374,3 +370,13 @@ def validate_ingress_class(obj: dict, old: dict | None) -> list[FieldError]:
                                              or "", _SPEC.child("controller")))
     errs.extend(validate_ingress_class_spec(spec, _SPEC))
     return errs
+
+
+#: The kinds whose validation this module reproduces (apis.validation): `create` is Validate<Kind>
+#: beyond ObjectMeta, `update` Validate<Kind>Update beyond ObjectMetaUpdate (the same function, given
+#: the stored object).
+VALIDATORS = {
+    "NetworkPolicy": KindValidation(create=validate_network_policy, update=validate_network_policy),
+    "Ingress": KindValidation(create=validate_ingress, update=validate_ingress),
+    "IngressClass": KindValidation(create=validate_ingress_class, update=validate_ingress_class),
+}

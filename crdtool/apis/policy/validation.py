@@ -7,13 +7,12 @@ a create; the spec may change since 1.15.
 from __future__ import annotations
 
 from crdtool.apis.fieldchecks import is_not_more_than_100_percent, validate_positive_int_or_percent
-from crdtool.apis.validation import register
+from crdtool.apis.validation import KindValidation
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.gofmt import GoStruct
 from crdtool.model.path import Path
 from crdtool.schema.apimachinery.labelselector import validate_label_selector
 
-GROUP = "policy"
 _EVICTION_POLICIES = ["AlwaysAllow", "IfHealthyBudget"]
 
 
@@ -58,10 +57,17 @@ def validate_pdb_spec(spec: dict, path: Path, allow_invalid_label_value: bool = 
     return errs
 
 
-@register(GROUP, "PodDisruptionBudget")
-def validate_pdb(obj: dict, old: dict | None) -> list[FieldError]:
+def validate_pdb(obj: dict, old: dict | None = None) -> list[FieldError]:
     """ValidatePodDisruptionBudget (on update, label values the stored selector already broke may stay)."""
     allow = False
     if old is not None:
         allow = bool(validate_label_selector((old.get("spec") or {}).get("selector"), Path.root("spec")))
     return validate_pdb_spec(obj.get("spec") or {}, Path.root("spec"), allow)
+
+
+#: The kinds whose validation this module reproduces (apis.validation): `create` is Validate<Kind>
+#: beyond ObjectMeta, `update` Validate<Kind>Update beyond ObjectMetaUpdate (the same function, given
+#: the stored object).
+VALIDATORS = {
+    "PodDisruptionBudget": KindValidation(create=validate_pdb, update=validate_pdb),
+}

@@ -7,7 +7,7 @@ the internal RoleRef has no json tags, so `cannot change roleRef` shows `{"APIGr
 
 from __future__ import annotations
 
-from crdtool.apis.validation import register
+from crdtool.apis.validation import KindValidation
 from crdtool.model.errors import FieldError
 from crdtool.model.gofmt import GoStruct
 from crdtool.model.path import Path
@@ -48,14 +48,12 @@ def _rules(obj: dict, namespaced: bool) -> list[FieldError]:
     return errs
 
 
-@register(GROUP, "Role")
-def validate_role(obj: dict, old: dict | None) -> list[FieldError]:
+def validate_role(obj: dict, old: dict | None = None) -> list[FieldError]:
     """ValidateRole (and ValidateRoleUpdate, which adds only metadata checks)."""
     return _rules(obj, True)
 
 
-@register(GROUP, "ClusterRole")
-def validate_cluster_role(obj: dict, old: dict | None) -> list[FieldError]:
+def validate_cluster_role(obj: dict, old: dict | None = None) -> list[FieldError]:
     """ValidateClusterRole (ValidateClusterRoleUpdate adds only metadata checks; an aggregationRule's
     selectors are not validated by 1.36)."""
     return _rules(obj, False)
@@ -117,15 +115,22 @@ def _binding(obj: dict, old: dict | None, namespaced: bool) -> list[FieldError]:
     return errs
 
 
-@register(GROUP, "RoleBinding")
-def validate_role_binding(obj: dict, old: dict | None) -> list[FieldError]:
+def validate_role_binding(obj: dict, old: dict | None = None) -> list[FieldError]:
     """ValidateRoleBinding / ValidateRoleBindingUpdate."""
     return _binding(obj, old, True)
 
 
-@register(GROUP, "ClusterRoleBinding")
-def validate_cluster_role_binding(obj: dict, old: dict | None) -> list[FieldError]:
+def validate_cluster_role_binding(obj: dict, old: dict | None = None) -> list[FieldError]:
     """ValidateClusterRoleBinding / ValidateClusterRoleBindingUpdate."""
     return _binding(obj, old, False)
 
 
+#: The kinds whose validation this module reproduces (apis.validation): `create` is Validate<Kind>
+#: beyond ObjectMeta, `update` Validate<Kind>Update beyond ObjectMetaUpdate (the same function, given
+#: the stored object).
+VALIDATORS = {
+    "Role": KindValidation(create=validate_role),
+    "ClusterRole": KindValidation(create=validate_cluster_role),
+    "RoleBinding": KindValidation(create=validate_role_binding, update=validate_role_binding),
+    "ClusterRoleBinding": KindValidation(create=validate_cluster_role_binding, update=validate_cluster_role_binding),
+}

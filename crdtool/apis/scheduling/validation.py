@@ -3,11 +3,10 @@ PriorityClass, create and update."""
 
 from __future__ import annotations
 
-from crdtool.apis.validation import register
+from crdtool.apis.validation import KindValidation
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.path import Path
 
-GROUP = "scheduling.k8s.io"
 SYSTEM_PRIORITY_CLASS_PREFIX = "system-"
 HIGHEST_USER_DEFINABLE_PRIORITY = 1000000000
 SYSTEM_CRITICAL_PRIORITY = 2 * HIGHEST_USER_DEFINABLE_PRIORITY
@@ -39,8 +38,7 @@ def validate_preemption_policy(policy: str, path: Path) -> list[FieldError]:
     return [FieldError.not_supported(path, TypedString(policy), ["PreemptLowerPriority", "Never"])]
 
 
-@register(GROUP, "PriorityClass")
-def validate_priority_class(obj: dict, old: dict | None) -> list[FieldError]:
+def validate_priority_class(obj: dict, old: dict | None = None) -> list[FieldError]:
     """ValidatePriorityClass (`system-` names reserved, values above 1e9 for system classes only) /
     ValidatePriorityClassUpdate (value and preemptionPolicy immutable)."""
     value = obj.get("value") or 0
@@ -67,3 +65,11 @@ def validate_priority_class(obj: dict, old: dict | None) -> list[FieldError]:
     if policy is not None:
         errs.extend(validate_preemption_policy(policy, Path.root("preemptionPolicy")))
     return errs
+
+
+#: The kinds whose validation this module reproduces (apis.validation): `create` is Validate<Kind>
+#: beyond ObjectMeta, `update` Validate<Kind>Update beyond ObjectMetaUpdate (the same function, given
+#: the stored object).
+VALIDATORS = {
+    "PriorityClass": KindValidation(create=validate_priority_class, update=validate_priority_class),
+}

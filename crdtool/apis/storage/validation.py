@@ -4,14 +4,13 @@ StorageClass, create and update."""
 from __future__ import annotations
 
 from crdtool.apis.fieldchecks import validate_qualified_name
-from crdtool.apis.validation import register
+from crdtool.apis.validation import KindValidation
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.jsonvalue import deep_equal
 from crdtool.model.path import Path
 from crdtool.schema.apimachinery.labelselector import validate_label_name
 from crdtool.schema.apimachinery.objectmeta import validate_immutable_field
 
-GROUP = "storage.k8s.io"
 MAX_PROVISIONER_PARAMETER_SIZE = 256 * (1 << 10)
 MAX_PROVISIONER_PARAMETER_LEN = 512
 _RECLAIM_POLICIES = ["Delete", "Retain"]
@@ -73,8 +72,7 @@ def _validate_allowed_topologies(terms: list | None, path: Path) -> list[FieldEr
     return errs
 
 
-@register(GROUP, "StorageClass")
-def validate_storage_class(obj: dict, old: dict | None) -> list[FieldError]:
+def validate_storage_class(obj: dict, old: dict | None = None) -> list[FieldError]:
     """ValidateStorageClass / ValidateStorageClassUpdate (parameters, provisioner, reclaimPolicy and
     volumeBindingMode are immutable)."""
     provisioner = obj.get("provisioner") or ""
@@ -107,3 +105,11 @@ def validate_storage_class(obj: dict, old: dict | None) -> list[FieldError]:
         errs.append(FieldError.not_supported(Path.root("volumeBindingMode"), TypedString(mode), _BINDING_MODES))
     errs.extend(_validate_allowed_topologies(obj.get("allowedTopologies"), Path.root("allowedTopologies")))
     return errs
+
+
+#: The kinds whose validation this module reproduces (apis.validation): `create` is Validate<Kind>
+#: beyond ObjectMeta, `update` Validate<Kind>Update beyond ObjectMetaUpdate (the same function, given
+#: the stored object).
+VALIDATORS = {
+    "StorageClass": KindValidation(create=validate_storage_class, update=validate_storage_class),
+}

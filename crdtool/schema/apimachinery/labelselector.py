@@ -10,13 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from crdtool.model.errors import FieldError
+from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.gofmt import GoStruct
 from crdtool.model.path import Path
 from crdtool.schema.apimachinery.names import is_qualified_name, is_valid_label_value
 from crdtool.schema.apimachinery.objectmeta import validate_labels
 
 _OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
+
+
+def validate_label_name(name: str, path: Path) -> list[FieldError]:
+    """ValidateLabelName: a qualified name."""
+    return [FieldError.invalid(path, name, m) for m in is_qualified_name(name)]
 
 
 def validate_label_selector(selector: dict | None, path: Path,
@@ -45,9 +50,9 @@ def _requirement(expr: dict, path: Path, allow_invalid_label_value: bool) -> lis
             errs.append(FieldError.forbidden(path.child("values"),
                                              "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
     else:
-        errs.append(FieldError.invalid(path.child("operator"), operator, "not a valid selector operator"))
-    key = expr.get("key") or ""
-    errs += [FieldError.invalid(path.child("key"), key, m) for m in is_qualified_name(key)]
+        # (a core.LabelSelectorOperator: a named string type, which field errors print unquoted)
+        errs.append(FieldError.invalid(path.child("operator"), TypedString(operator), "not a valid selector operator"))
+    errs += validate_label_name(expr.get("key") or "", path.child("key"))
     if not allow_invalid_label_value:
         for i, value in enumerate(values):
             errs += [FieldError.invalid(path.child("values").index(i), value or "", m)

@@ -42,9 +42,9 @@ def _go_type(version: str) -> GoType:
         "kind": STRING, "apiVersion": STRING,
         "request": any_json(f"{version}.AdmissionRequest"),
         "response": define(struct(f"{version}.AdmissionResponse"), {
-            "uid": UID, "allowed": BOOL, "result": reviews.STATUS_TYPE, "patch": BYTES,
+            "uid": UID, "allowed": BOOL, "status": reviews.STATUS_TYPE, "patch": BYTES,
             "patchType": string_type(f"{version}.PatchType"), "auditAnnotations": map_of(STRING),
-            "warnings": STRINGS}, pointers="result patchType"),
+            "warnings": STRINGS}, pointers="status patchType"),
     }, pointers="request response")
 
 
@@ -143,7 +143,7 @@ def verify(answer: reviews.Review, version: str, uid: str, mutating: bool) -> Re
         patch_type = "JSONPatch" if mutating and patch else ""
     if not mutating:
         patch = b""
-    result = response.get("result")
+    result = response.get("status")  # AdmissionResponse.Result, `status` in JSON
     return Response(allowed=bool(response.get("allowed")), result=result if isinstance(result, dict) else None,
                     patch=patch, patch_type=patch_type, audit_annotations=dict(response.get("auditAnnotations") or {}),
                     warnings=list(response.get("warnings") or []))

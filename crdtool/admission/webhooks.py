@@ -193,7 +193,7 @@ def _in_version(obj: JSONObject | None, invoked: Resource, attributes: Attribute
     if obj is None or invoked.version == attributes.resource.version:
         return obj
     converted = attributes.convert(obj, invoked.version)
-    if converted is None:
+    if converted is None:  # checked before the call (_should_call)
         raise _Refusal(internal_error(f"crdtool cannot convert the object to {invoked.group}/{invoked.version}"))
     return converted
 
@@ -334,6 +334,13 @@ def _should_call(hook: Webhook, attributes: Attributes, verdict: Verdict) -> Res
         raise _Refusal(internal_error(str(err))) from None
     invoked = _invocation(hook, attributes)
     if invoked is None:
+        return None
+    other = invoked.version != attributes.resource.version
+    if other and attributes.convert(attributes.object, invoked.version) is None:
+        verdict.notes.append(
+            f"{hook.source}: webhook {go_quote(hook.name)} matches {attributes.resource.resource} only in "
+            f"{invoked.group}/{invoked.version} (matchPolicy Equivalent): crdtool cannot convert the object to that "
+            "version, so it did not call the webhook")
         return None
     conditions = hook.spec.get("matchConditions")
     if conditions:

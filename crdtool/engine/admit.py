@@ -42,13 +42,18 @@ def attributes(obj: JSONObject, old: JSONObject | None, served: ServedVersion, r
     name = _meta(obj).get("name")
     ns = (namespace or "") if served.namespaced else ""
     structural = served.structural
+
+    def default(o: JSONObject) -> None:
+        if structural is not None:
+            defaulting.apply_defaults(o, structural)
+
     return Attributes(
         operation="UPDATE" if old is not None else "CREATE", object=obj, old_object=old,
         resource=Resource(served.group, served.version, served.kind, served.plural, "", served.namespaced),
         name=name if isinstance(name, str) else "", namespace=ns,
         namespace_object=chain.inputs.namespace_object(ns) if ns else None,
         equivalents=equivalents,
-        default=lambda o: defaulting.apply_defaults(o, structural) if structural is not None else None,
+        default=default,
     )
 
 
@@ -68,7 +73,7 @@ def stored(obj: JSONObject, served: ServedVersion) -> JSONObject:
     from crdtool.schema.defaulting import algorithm as defaulting
     from crdtool.schema.pruning import algorithm as pruning
 
-    kept = json_copy(obj)
+    kept: JSONObject = json_copy(obj)
     if served.structural is not None:
         pruning.prune(kept, served.structural)
         defaulting.apply_defaults(kept, served.structural)

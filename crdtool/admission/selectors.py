@@ -34,26 +34,18 @@ def _requirement(expression: Any) -> tuple[str, str, frozenset[str]]:
 
 
 def matches(selector: Any, labels: Mapping[str, str]) -> bool:
-    """Whether `labels` satisfy the metav1.LabelSelector (None or `{}`: everything)."""
+    """Whether `labels` satisfy the metav1.LabelSelector (None or `{}`: everything); a selector
+    LabelSelectorAsSelector refuses is a SelectorError. The matching is labels.Selector's
+    (schema/apimachinery/labelselector)."""
+    from crdtool.schema.apimachinery import labelselector
+
     if selector is None:
         return True
     if not isinstance(selector, dict):
         raise SelectorError("the selector is not an object")
-    for key, value in (selector.get("matchLabels") or {}).items():
-        if labels.get(key) != value:
-            return False
     for expression in selector.get("matchExpressions") or []:
-        key, operator, values = _requirement(expression)
-        present = key in labels
-        if operator == "In" and not (present and labels[key] in values):
-            return False
-        if operator == "NotIn" and present and labels[key] in values:
-            return False
-        if operator == "Exists" and not present:
-            return False
-        if operator == "DoesNotExist" and present:
-            return False
-    return True
+        _requirement(expression)
+    return labelselector.matches(selector, dict(labels))
 
 
 def object_labels(obj: Any) -> dict[str, str]:

@@ -1,0 +1,212 @@
+"""The admission chain: kube-apiserver 1.36's admission plugins, run in its order on one request.
+
+What the apiserver does (k8s.io/apiserver pkg/admission: chain.go, reinvocation.go; the plugin
+order of kubernetes pkg/kubeapiserver/options/plugins.go, AllOrderedPlugins): every mutating
+plugin in order (MutatingAdmissionPolicy, then MutatingAdmissionWebhook), the first refusal ending
+the request; if a plugin asked for it (a later mutation changed what an IfNeeded webhook or policy
+saw), the mutating plugins once more, as a reinvocation; later, after the strategy's validation,
+every validating plugin in order (ValidatingAdmissionPolicy, then ValidatingAdmissionWebhook), the
+first refusal ending the request. Warnings and audit annotations of every plugin are kept.
+
+How a plugin plugs in:
+
+* Write a module of `crdtool.admission` with a builder `build(inputs: Inputs) -> list[Stage]`:
+  from the admission documents and options of the run (`Inputs`), the stages it adds (none when
+  nothing among the inputs configures it). A stage is a `MutatingStage` (its `admit(attributes)`
+  may replace `attributes.object`, and says so in `Verdict.changed`) or a `ValidatingStage`
+  (`validate(attributes)`); both answer a `Verdict`: the refusal as the apiserver's `Status`, the
+  warnings, audit annotations, and crdtool's own notes (what it could not check, always shown).
+* Add its line to `PLUGINS` at its place in the apiserver's order.
+* A mutating stage that honours reinvocation keeps its own state in
+  `attributes.reinvocation.values[plugin name]`, reads `attributes.reinvocation.is_reinvoke`, and
+  calls `attributes.reinvocation.request()` when its mutation must make earlier stages run again.
+* After a mutation a stage calls `attributes.default(attributes.object)`: the apiserver's object
+  defaulter for the kind (a custom resource's structural defaults), as the webhook dispatcher does.
+
+Engine side: `build_chain(inputs)` once per run; `Chain.admit` after decoding and defaulting, then the
+schema validation, then `Chain.validate` (engine.run places it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any, Literal, Protocol
+
+from crdtool.load.document import Document
+
+__all__ = ["PLUGINS", "Attributes", "Chain", "Inputs", "MutatingStage", "Reinvocation", "Status",
+           "ValidatingStage", "Verdict", "build_chain"]
+
+#: The admission plugins crdtool reproduces, in kube-apiserver 1.36's order (AllOrderedPlugins), each
+#: with its builder as "module:function".
+PLUGINS: tuple[tuple[str, str], ...] = (
+    ("MutatingAdmissionWebhook", "crdtool.admission.webhooks:build_mutating"),
+    ("ValidatingAdmissionWebhook", "crdtool.admission.webhooks:build_validating"),
+)
+
+Operation = Literal["CREATE", "UPDATE", "DELETE", "CONNECT"]
+#: A decoded JSON object.
+JSONObject = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Status:
+    """A refusal as the apiserver's metav1.Status: its message, reason ("" when the plugin gave none:
+    kubectl then prints `Error from server: ...`) and HTTP code."""
+
+    message: str
+    reason: str
+    code: int
+
+
+@dataclass
+class Reinvocation:
+    """admission.ReinvocationContext: whether this is the second round, whether one is wanted, and
+    each plugin's own state by plugin name."""
+
+    is_reinvoke: bool = False
+    should_reinvoke: bool = False
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def request(self) -> None:
+        """A mutation that plugins run earlier must see: run the mutating chain once more."""
+        self.should_reinvoke = True
+
+
+@dataclass(frozen=True)
+class Resource:
+    """The request's kind and resource as admission sees them (GroupVersionKind/Resource)."""
+
+    group: str
+    version: str
+    kind: str
+    resource: str
+    subresource: str = ""
+    namespaced: bool = True
+
+
+@dataclass
+class Attributes:
+    """admission.Attributes of one request: a create (or an update over `old_object`), always a dry run.
+
+    `object` is the object as admission sees it (decoded, defaulted); mutating stages replace it.
+    `equivalents` are the other served versions of the same resource (matchPolicy Equivalent): the
+    stage gets the object converted to one of them with `convert(object, version)`.
+    """
+
+    operation: Operation
+    object: JSONObject
+    old_object: JSONObject | None
+    resource: Resource
+    name: str
+    namespace: str
+    user_info: JSONObject = field(default_factory=lambda: {"username": "crdtool",
+                                                     "groups": ["system:authenticated"]})
+    dry_run: bool = True
+    #: The Namespace object of `namespace` when the inputs have it (namespaceSelector, CEL's namespaceObject).
+    namespace_object: JSONObject | None = None
+    #: The other versions the resource is served in: (version, kind) pairs.
+    equivalents: tuple[tuple[str, str], ...] = ()
+    #: The object's kind's defaulter (runtime.ObjectDefaulter), applied in place after a mutation.
+    default: Callable[[JSONObject], None] = lambda obj: None
+    #: The object in another served version (the CRD's conversion), or None when crdtool cannot convert.
+    convert: Callable[[JSONObject, str], JSONObject | None] = lambda obj, version: None
+    reinvocation: Reinvocation = field(default_factory=Reinvocation)
+
+
+@dataclass
+class Verdict:
+    """A stage's (or the chain's) answer: the refusal (None: admitted), the warnings, the audit
+    annotations, whether the object changed, and crdtool's own notes on what it could not check."""
+
+    status: Status | None = None
+    warnings: list[str] = field(default_factory=list)
+    audit_annotations: dict[str, str] = field(default_factory=dict)
+    changed: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, other: Verdict) -> None:
+        """`other`'s findings after this one's (its refusal, if this has none yet)."""
+        self.status = self.status or other.status
+        self.warnings.extend(other.warnings)
+        self.audit_annotations.update(other.audit_annotations)
+        self.changed = self.changed or other.changed
+        self.notes.extend(n for n in other.notes if n not in self.notes)
+
+
+class MutatingStage(Protocol):
+    """A mutating admission plugin (admission.MutationInterface)."""
+
+    def admit(self, attributes: Attributes) -> Verdict: ...
+
+
+class ValidatingStage(Protocol):
+    """A validating admission plugin (admission.ValidationInterface)."""
+
+    def validate(self, attributes: Attributes) -> Verdict: ...
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What a run gives admission: the documents that may configure it (the inputs' and
+    `--admission`'s: configurations, policies, bindings, params, Namespaces), and the options."""
+
+    documents: Sequence[Document] = ()
+    #: `--webhook-service`: (namespace, name, port, path) of a service reference -> the local URL.
+    webhook_services: dict[tuple[str, str, int, str], str] = field(default_factory=dict)
+    #: `--ca-bundle`: the PEM that verifies every webhook's certificate instead of its caBundle.
+    ca_bundle: bytes | None = None
+    #: `--namespace-labels`: a namespace's labels when no Namespace object among the inputs gives them.
+    namespace_labels: dict[str, dict[str, str]] = field(default_factory=dict)
+
+
+@dataclass
+class Chain:
+    """The run's admission plugins, mutating and validating, in the apiserver's order."""
+
+    mutating: list[MutatingStage] = field(default_factory=list)
+    validating: list[ValidatingStage] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.mutating or self.validating)
+
+    def admit(self, attributes: Attributes) -> Verdict:
+        """The mutating plugins, and a second round when one asked for it (admission's reinvoker)."""
+        verdict = self._admit_once(attributes)
+        if verdict.status is None and attributes.reinvocation.should_reinvoke:
+            attributes.reinvocation.is_reinvoke = True
+            verdict.add(self._admit_once(attributes))
+        return verdict
+
+    def _admit_once(self, attributes: Attributes) -> Verdict:
+        verdict = Verdict()
+        for stage in self.mutating:
+            verdict.add(stage.admit(attributes))
+            if verdict.status is not None:
+                break
+        return verdict
+
+    def validate(self, attributes: Attributes) -> Verdict:
+        """The validating plugins, until the first refusal."""
+        verdict = Verdict()
+        for stage in self.validating:
+            verdict.add(stage.validate(attributes))
+            if verdict.status is not None:
+                break
+        return verdict
+
+
+def build_chain(inputs: Inputs) -> Chain:
+    """Every plugin's stages from the run's inputs, in the apiserver's order."""
+    chain = Chain()
+    for _, target in PLUGINS:
+        module, _, function = target.partition(":")
+        builder: Callable[[Inputs], list[Any]] = getattr(import_module(module), function)
+        for stage in builder(inputs):
+            if hasattr(stage, "admit"):
+                chain.mutating.append(stage)
+            else:
+                chain.validating.append(stage)
+    return chain

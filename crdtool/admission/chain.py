@@ -43,6 +43,7 @@ __all__ = ["PLUGINS", "Attributes", "Chain", "Inputs", "MutatingStage", "Reinvoc
 #: with its builder as "module:function".
 PLUGINS: tuple[tuple[str, str], ...] = (
     ("MutatingAdmissionWebhook", "crdtool.admission.webhooks:build_mutating"),
+    ("ValidatingAdmissionPolicy", "crdtool.admission.policy.stage:build_validating"),
     ("ValidatingAdmissionWebhook", "crdtool.admission.webhooks:build_validating"),
 )
 

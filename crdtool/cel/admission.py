@@ -41,8 +41,11 @@ BOOL, STRING, NULL, ANY = "bool", "string", "null_type", "any"
 
 _VARIABLE_FAILED = "__crdtoolVariableFailed"
 _AUTHORIZER_WORD = re.compile(r"\bauthorizer\b")
-_STRING_LITERAL = re.compile(r"""(?:[bB][rR]?|[rR][bB]?)?(?:'''[\s\S]*?'''|\"\"\"[\s\S]*?\"\"\"|'(?:\\[\s\S]|[^'\\\n\r])*'"""
-                             r"""|"(?:\\[\s\S]|[^"\\\n\r])*")""")
+_STRING_LITERAL = re.compile("|".join((
+    r"(?:[bB][rR]?|[rR][bB]?)?(?:'''[\s\S]*?'''|\"\"\"[\s\S]*?\"\"\"",
+    r"'(?:\\[\s\S]|[^'\\\n\r])*'",
+    r'"(?:\\[\s\S]|[^"\\\n\r])*")',
+)))
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,11 @@ denial under a binding's Deny action refuses the request with the first denial's
 (`ValidatingAdmissionPolicy 'P' with binding 'B' denied request: MESSAGE`, as admission.NewForbidden
 words it, with the decision's reason and its HTTP code), Warn adds a warning, Audit an audit
 annotation. Configuration errors (a binding whose params cannot be found with parameterNotFoundAction
-Deny, a paramKind that is not served) deny under failurePolicy Fail.
+Deny, a paramRef that does not fit the paramKind's scope) deny under failurePolicy Fail.
 
 crdtool never passes a request silently where it could not decide: params it was not given, an
-expression reading the authorizer, a namespace whose labels it does not know are each a note.
+expression reading the authorizer, a namespace whose labels it does not know, a paramKind it does
+not know are each a note.
 """
 
 from __future__ import annotations
@@ -27,13 +28,13 @@ from crdtool.admission.policy.validator import CompiledPolicy, Decision, compile
 from crdtool.model.gofmt import go_quote
 from crdtool.model.groupversion import parse_group_version
 
-__all__ = ["Outcome", "PolicySet", "Refusal", "reason_code"]
+__all__ = ["Outcome", "PolicySet", "Refusal", "ScopeOf", "reason_code"]
 
 MAX_AUDIT_ANNOTATION_VALUE_LENGTH = 10 * 1024
 MAX_VALIDATION_FAILURES = 50
 
-#: A param kind's scope, as the apiserver's REST mapper gives it: "Namespaced", "Cluster", or None when
-#: the kind is not served.
+#: A param kind's scope, as the apiserver's REST mapper gives it: "Namespaced", "Cluster", "" when the
+#: apiserver does not serve it (a built-in group's unknown kind), or None when crdtool does not know the kind.
 ScopeOf = Callable[[str, str], str | None]
 
 
@@ -108,7 +109,10 @@ class PolicySet:
                 continue
             if match is None:
                 continue
-            config_error = self._configuration_error(policy)
+            config_error, unknown = self._configuration_error(policy)
+            if unknown:
+                outcome.notes.append(unknown)
+                continue
             if config_error:
                 _config_error(denied, policy, None, config_error)
                 continue
@@ -124,19 +128,24 @@ class PolicySet:
             outcome.refusal = _refusal(denied[0], request)
         return outcome
 
-    def _configuration_error(self, policy: Policy) -> str:
-        """policy_source.go's ConfigurationError: a paramKind the apiserver cannot map to a resource."""
+    def _configuration_error(self, policy: Policy) -> tuple[str, str]:
+        """policy_source.go's ConfigurationError of a paramKind, and crdtool's note when it cannot tell
+        whether the kind is served (neither built in nor a CRD among the inputs)."""
         kind = policy.param_kind
         if kind is None:
-            return ""
+            return "", ""
         api_version, name = str(kind.get("apiVersion") or ""), str(kind.get("kind") or "")
         try:
             group, version = parse_group_version(api_version)
         except ValueError as err:
-            return f"failed to parse paramKind APIVersion: {err}"
-        if self.scope_of(api_version, name) is None:
-            return f"failed to find resource referenced by paramKind: '{group}/{version}, Kind={name}'"
-        return ""
+            return f"failed to parse paramKind APIVersion: {err}", ""
+        scope = self.scope_of(api_version, name)
+        if scope == "":
+            return f"failed to find resource referenced by paramKind: '{group}/{version}, Kind={name}'", ""
+        if scope is None:
+            return "", (f"not checked: ValidatingAdmissionPolicy '{policy.name}': its paramKind {name} "
+                        f"({api_version}) is neither a built-in kind nor defined by a CRD among the inputs")
+        return "", ""
 
     def _bind(self, policy: Policy, binding: Binding, match: Match, request: Any,
               namespace_labels: dict[str, Any] | None, outcome: Outcome, denied: list[_Denied],
@@ -363,7 +372,8 @@ def _namespace_object(request: Any) -> dict[str, Any] | None:
     ns = getattr(request, "namespace_object", None)
     if not isinstance(ns, dict):
         ns = {"metadata": {"name": request.namespace, "labels": {"kubernetes.io/metadata.name": request.namespace}}}
-    meta = ns.get("metadata") if isinstance(ns.get("metadata"), dict) else {}
+    meta = ns.get("metadata")
+    meta = meta if isinstance(meta, dict) else {}
     kept = ("name", "generateName", "namespace", "uid", "resourceVersion", "generation", "creationTimestamp",
             "deletionTimestamp", "deletionGracePeriodSeconds", "labels", "annotations", "finalizers")
     return {"metadata": {k: meta[k] for k in kept if k in meta},

@@ -44,25 +44,23 @@ def labels_match(selector: dict[str, Any] | None, labels: dict[str, Any] | None)
     for key, value in sorted((selector.get("matchLabels") or {}).items()):
         if labels.get(key) != value:
             return False
-    for expr in selector.get("matchExpressions") or []:
-        if not _requirement(expr, labels):
-            return False
-    return True
+    return all(_requirement(expr, labels) for expr in selector.get("matchExpressions") or [])
 
 
 def _requirement(expr: dict[str, Any], labels: dict[str, Any]) -> bool:
     op = expr.get("operator")
-    key = expr.get("key")
+    key = str(expr.get("key") or "")
     values = expr.get("values") or []
     if op in ("In", "NotIn"):
         if not values:
             raise SelectorError("for 'in', 'notin' operators, values set can't be empty")
         present = key in labels
-        return present and labels[key] in values if op == "In" else not (present and labels[key] in values)
+        found = bool(present and labels[key] in values)
+        return found if op == "In" else not found
     if op in ("Exists", "DoesNotExist"):
         if values:
             raise SelectorError("values set must be empty for exists and does not exist")
-        return (key in labels) == (op == "Exists")
+        return bool((key in labels) == (op == "Exists"))
     raise SelectorError(f'"{op}" is not a valid label selector operator')
 
 

@@ -68,7 +68,7 @@ def _default_match_resources(match: Any) -> None:
 
 def default_policy(obj: dict[str, Any], source: str = "") -> Policy:
     """A policy object with its defaults (the object is not changed)."""
-    spec = copy.deepcopy(obj.get("spec")) if isinstance(obj.get("spec"), dict) else {}
+    spec = _spec(obj)
     spec.setdefault("failurePolicy", "Fail")
     _default_match_resources(spec.get("matchConstraints"))
     return Policy(_name(obj), spec, source)
@@ -76,9 +76,14 @@ def default_policy(obj: dict[str, Any], source: str = "") -> Policy:
 
 def default_binding(obj: dict[str, Any], source: str = "") -> Binding:
     """A binding object with its defaults (the object is not changed)."""
-    spec = copy.deepcopy(obj.get("spec")) if isinstance(obj.get("spec"), dict) else {}
+    spec = _spec(obj)
     _default_match_resources(spec.get("matchResources"))
     return Binding(_name(obj), spec, source)
+
+
+def _spec(obj: dict[str, Any]) -> dict[str, Any]:
+    spec = obj.get("spec")
+    return copy.deepcopy(spec) if isinstance(spec, dict) else {}
 
 
 def _name(obj: dict[str, Any]) -> str:

@@ -65,9 +65,23 @@ def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None
     prepared = prepare_for_create(in_namespace, SimpleNamespace(status_enabled=True, namespaced=kind.namespaced))
     errors = validate_object_meta(prepared["metadata"], kind.namespaced, name_rule(kind.group, kind.kind),
                                   Path.root("metadata"))
+    kind_validation = _kind_validation(kind)
+    if kind_validation is not None:
+        result.checks = CHECKS + ",validation"
+        errors = errors + kind_validation(obj)
     if errors:
         result.errors = errors
         qualified = kind.kind if not kind.group else f"{kind.kind}.{kind.group}"
         result.status = aggregate_message(qualified, meta.get("name") or "", errors)
         result.reason = "Invalid"
     return result
+
+
+def _kind_validation(kind: BuiltinKind):  # type: ignore[no-untyped-def]
+    """The kind's own create validation where crdtool has it (pkg/apis/<group>/validation)."""
+    if kind.group == "admissionregistration.k8s.io" and kind.version == "v1":
+        from crdtool.admission.policy import validation
+
+        return {"ValidatingAdmissionPolicy": validation.validate_policy,
+                "ValidatingAdmissionPolicyBinding": validation.validate_binding}.get(kind.kind)
+    return None

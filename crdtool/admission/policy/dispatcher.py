@@ -17,7 +17,6 @@ not know are each a note.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +24,7 @@ from typing import Any
 from crdtool.admission.policy.matching import Match, NamespaceUnknown, SelectorError, labels_match, match_resources
 from crdtool.admission.policy.model import Binding, Policy
 from crdtool.admission.policy.validator import CompiledPolicy, Decision, compile_policy
-from crdtool.model.gofmt import go_quote
+from crdtool.model.gofmt import GoStruct, go_json, go_quote
 from crdtool.model.groupversion import parse_group_version
 
 __all__ = ["Outcome", "PolicySet", "Refusal", "ScopeOf", "reason_code"]
@@ -91,7 +90,7 @@ class PolicySet:
         """Dispatch: every policy with a binding (in the order of the inputs) on `request`."""
         outcome = Outcome()
         denied: list[_Denied] = []
-        failures: list[dict[str, Any]] = []
+        failures: list[GoStruct] = []
         if _exempt(request):
             return outcome
         namespace_labels = _namespace_labels(request)
@@ -122,8 +121,8 @@ class PolicySet:
             for key, values in annotations.items():
                 outcome.audit_annotations[f"{policy.name}/{key}"] = ", ".join(values)
         if failures:
-            outcome.audit_annotations["validation.policy.admission.k8s.io/validation_failure"] = json.dumps(
-                failures[:MAX_VALIDATION_FAILURES], separators=(",", ":"))
+            outcome.audit_annotations["validation.policy.admission.k8s.io/validation_failure"] = go_json(
+                failures[:MAX_VALIDATION_FAILURES])
         if denied:
             outcome.refusal = _refusal(denied[0], request)
         return outcome
@@ -149,7 +148,7 @@ class PolicySet:
 
     def _bind(self, policy: Policy, binding: Binding, match: Match, request: Any,
               namespace_labels: dict[str, Any] | None, outcome: Outcome, denied: list[_Denied],
-              failures: list[dict[str, Any]], annotations: dict[str, list[str]]) -> None:
+              failures: list[GoStruct], annotations: dict[str, list[str]]) -> None:
         """One binding of a matching policy: its match, its params, and each param's decisions."""
         binding_match = binding.spec.get("matchResources")
         if isinstance(binding_match, dict):
@@ -196,7 +195,7 @@ class PolicySet:
 
     @staticmethod
     def _act(policy: Policy, binding: Binding, decision: Decision, outcome: Outcome, denied: list[_Denied],
-             failures: list[dict[str, Any]]) -> None:
+             failures: list[GoStruct]) -> None:
         """A decision under the binding's validationActions."""
         if decision.unsupported:
             outcome.notes.append(f"not checked: ValidatingAdmissionPolicy '{policy.name}' with binding "
@@ -208,9 +207,9 @@ class PolicySet:
             if action == "Deny":
                 denied.append(_Denied(policy, binding, decision.message, decision.reason))
             elif action == "Audit":
-                failures.append({"message": decision.message, "policy": binding.policy_name,
-                                 "binding": binding.name, "expressionIndex": decision.index,
-                                 "validationActions": binding.actions})
+                failures.append(GoStruct(message=decision.message, policy=binding.policy_name,
+                                         binding=binding.name, expressionIndex=decision.index,
+                                         validationActions=binding.actions))
             elif action == "Warn":
                 outcome.warnings.append(f"Validation failed for ValidatingAdmissionPolicy '{policy.name}' with "
                                         f"binding '{binding.name}': {decision.message}")

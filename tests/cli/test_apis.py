@@ -125,6 +125,25 @@ def test_a_run_without_built_ins_imports_nothing_of_them() -> None:
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout + out.stderr
 
 
+def test_pod_container_port_zero_is_required(tmp_path: Path) -> None:
+    """core's validateContainerPorts through the CLI: the apiserver's text at the port's line."""
+    pod = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web\n"
+           "    image: nginx\n    ports:\n    - containerPort: 70000\n")
+    result = CliRunner().invoke(cli, ["validate", write(tmp_path, pod, "pod.yaml")])
+    assert result.exit_code == 1
+    assert ("pod.yaml:10:7: error: spec.containers[0].ports[0].containerPort: Invalid value: 70000: "
+            "must be between 1 and 65535, inclusive") in result.output
+
+
+def test_secret_checks_say_validation(tmp_path: Path) -> None:
+    """A kind whose validation is reproduced reports `checks: validation` in JSON."""
+    secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ntype: kubernetes.io/tls\ndata: {}\n"
+    result = CliRunner().invoke(cli, ["validate", "--format", "json", write(tmp_path, secret, "s.yaml")])
+    assert result.exit_code == 1
+    assert '"checks": "validation"' in result.output
+    assert "data[tls.crt]: Required value" in result.output
+
+
 LEASE = "apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: l\n  namespace: ns\n"
 
 

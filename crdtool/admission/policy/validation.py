@@ -45,8 +45,9 @@ _CEL_RESERVED = frozenset({"true", "false", "null", "in", "as", "break", "const"
 _NEWLINES = re.compile(r"[\n\r]+")
 
 
-def validate_policy(obj: dict[str, Any]) -> list[FieldError]:
-    """validateValidatingAdmissionPolicySpec of a policy as created (defaults applied first)."""
+def validate_policy(obj: dict[str, Any], ignore_match_conditions: bool = False) -> list[FieldError]:
+    """validateValidatingAdmissionPolicySpec of a policy (defaults applied first); an update whose
+    matchConditions and paramKind are unchanged does not check the matchConditions again."""
     policy = default_policy(obj)
     spec = policy.spec
     path = Path.root("spec")
@@ -67,7 +68,8 @@ def validate_policy(obj: dict[str, Any]) -> list[FieldError]:
         if not match.get("resourceRules"):
             errs.append(FieldError.required(path.child("matchConstraints").child("resourceRules")))
     compiler = celadm.AdmissionCompiler(has_params)
-    errs += _match_conditions(_items(spec.get("matchConditions")), compiler, path.child("matchConditions"))
+    if not ignore_match_conditions:
+        errs += _match_conditions(_items(spec.get("matchConditions")), compiler, path.child("matchConditions"))
     for i, variable in enumerate(_items(spec.get("variables"))):
         errs += _variable(variable, compiler, path.child("variables").index(i))
     validations, annotations = _items(spec.get("validations")), spec.get("auditAnnotations")

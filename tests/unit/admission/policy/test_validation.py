@@ -120,3 +120,16 @@ def test_policy_create_validation(obj: dict[str, Any], expected: list[str]) -> N
 @pytest.mark.parametrize(("obj", "expected"), [c[1:] for c in BINDING_CASES], ids=[c[0] for c in BINDING_CASES])
 def test_binding_create_validation(obj: dict[str, Any], expected: list[str]) -> None:
     assert [str(e) for e in validate_binding(obj)] == expected
+
+
+def test_an_update_with_unchanged_match_conditions_does_not_check_them_again() -> None:
+    from crdtool.apis.validation import validation_for
+
+    kind = validation_for("admissionregistration.k8s.io", "ValidatingAdmissionPolicy")
+    assert kind is not None and kind.update is not None
+    stored = policy(matchConditions=[{"name": "c", "expression": "1"}])
+    expected = ['spec.matchConditions[0].expression: Invalid value: "1": must evaluate to bool but got int']
+    assert [str(e) for e in kind.create(stored)] == expected
+    assert kind.update(stored, stored) == []
+    changed = policy(matchConditions=[{"name": "c", "expression": "1"}, {"name": "d", "expression": "true"}])
+    assert [str(e) for e in kind.update(changed, stored)] == expected

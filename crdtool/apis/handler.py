@@ -27,6 +27,7 @@ def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None
     """The apiserver's answer for a served built-in kind's object. `request` is the engine's Request
     (namespace, fieldValidation); `op` is "validate", or the single step "prune" or "default"."""
     from crdtool.apis.names import name_rule
+    from crdtool.apis.validation import validation_for
     from crdtool.model.errors import aggregate_message
     from crdtool.schema.apimachinery.objectmeta import validate_object_meta, validate_object_meta_update
     from crdtool.schema.customresource.strategy import namespace_mismatch, prepare_for_create, prepare_for_update
@@ -60,7 +61,6 @@ def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None
         if mismatch:
             result.status, result.reason = mismatch, "BadRequest"
             return result
-    from crdtool.apis.validation import validation_for
 
     validation = validation_for(kind.group, kind.kind)
     if validation is not None:

@@ -144,6 +144,51 @@ def test_secret_checks_say_validation(tmp_path: Path) -> None:
     assert "data[tls.crt]: Required value" in result.output
 
 
+CRONJOB = """\
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: nightly
+spec:
+  schedule: "0 2 * * 8"
+  timeZone: Europe/Paris
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers:
+          - name: job
+            image: busybox
+"""
+
+
+def test_a_workload_rule_is_reported_at_its_line_in_the_apiservers_words(tmp_path: Path) -> None:
+    """apps and batch validation through the CLI: a selector that does not match the template's labels,
+    a CronJob schedule robfig/cron refuses; the JSON output says the kind's validation ran."""
+    path = write(tmp_path, DEPLOYMENT.replace("        app: web\n    spec:", "        app: api\n    spec:"))
+    res = run("validate", "--no-color", path)
+    assert res.exit_code == 1, res.output
+    assert (f'{path}:12:7: error: spec.template.metadata.labels: Invalid value: {{"app":"api"}}: `selector` does '
+            "not match template `labels`") in res.output
+    cron = write(tmp_path, CRONJOB, "cron.yaml")
+    res = run("validate", "--no-color", cron)
+    assert res.exit_code == 1
+    assert (f'{cron}:6:3: error: spec.schedule: Invalid value: "0 2 * * 8": end of range (8) above maximum (6): 8'
+            in res.output)
+    out = json.loads(run("validate", "--format", "json", write(tmp_path, DEPLOYMENT)).output)
+    assert out["results"][0]["checks"] == "validation" and out["results"][0]["valid"] is True
+
+
+def test_an_update_changing_a_deployments_selector_is_refused(tmp_path: Path) -> None:
+    live = write(tmp_path, DEPLOYMENT, "live.yaml")
+    changed = write(tmp_path, DEPLOYMENT.replace("app: web", "app: web2"))
+    res = run("validate", "--no-color", "--old", live, changed)
+    assert res.exit_code == 1
+    assert (f'{changed}:7:3: error: spec.selector: Invalid value: {{"matchLabels":{{"app":"web2"}}}}: field is '
+            "immutable") in res.output
+
+
 LEASE = "apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: l\n  namespace: ns\n"
 
 

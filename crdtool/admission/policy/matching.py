@@ -1,6 +1,6 @@
 """Which requests a policy or binding applies to: k8s.io/apiserver pkg/admission/plugin/policy/matching
 (Matches, matchesResourceRules) over the webhook predicates (rules.Matcher, the namespace and object
-selector matchers), and metav1.LabelSelectorAsSelector.
+selector matchers), and metav1.LabelSelectorAsSelector (crdtool.schema.apimachinery.labelselector).
 
 A request is anything with admission's attributes (crdtool.admission's `Attributes`): operation,
 object, old_object, resource (group, version, kind, resource, subresource), name, namespace,
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from crdtool.schema.apimachinery import labelselector
 
 __all__ = ["Match", "NamespaceUnknown", "labels_match", "match_resources"]
 
@@ -36,36 +38,30 @@ class SelectorError(ValueError):
 
 
 def labels_match(selector: dict[str, Any] | None, labels: dict[str, Any] | None) -> bool:
-    """Whether `labels` satisfy a metav1.LabelSelector (an empty selector matches everything).
-    Raises SelectorError for a selector the apiserver cannot parse."""
+    """Whether `labels` satisfy a metav1.LabelSelector (an empty one matches everything). Raises
+    SelectorError, with LabelSelectorAsSelector's text, for a selector that does not convert."""
     if not selector:
         return True
-    labels = labels if isinstance(labels, dict) else {}
-    for key, value in sorted((selector.get("matchLabels") or {}).items()):
-        if labels.get(key) != value:
-            return False
-    return all(_requirement(expr, labels) for expr in selector.get("matchExpressions") or [])
+    if not labelselector.converts(selector):
+        raise SelectorError(_conversion_error(selector))
+    return labelselector.matches(selector, labels if isinstance(labels, dict) else {})
 
 
-def _requirement(expr: dict[str, Any], labels: dict[str, Any]) -> bool:
-    op = expr.get("operator")
-    key = str(expr.get("key") or "")
-    values = expr.get("values") or []
-    if op in ("In", "NotIn"):
-        if not values:
-            raise SelectorError("for 'in', 'notin' operators, values set can't be empty")
-        present = key in labels
-        found = bool(present and labels[key] in values)
-        return found if op == "In" else not found
-    if op in ("Exists", "DoesNotExist"):
-        if values:
-            raise SelectorError("values set must be empty for exists and does not exist")
-        return bool((key in labels) == (op == "Exists"))
-    raise SelectorError(f'"{op}" is not a valid label selector operator')
+def _conversion_error(selector: dict[str, Any]) -> str:
+    """The error of LabelSelectorAsSelector (labels.NewRequirement's texts for its operators)."""
+    for expr in selector.get("matchExpressions") or []:
+        op, values = (expr or {}).get("operator"), (expr or {}).get("values") or []
+        if op in ("In", "NotIn") and not values:
+            return "for 'in', 'notin' operators, values set can't be empty"
+        if op in ("Exists", "DoesNotExist") and values:
+            return "values set must be empty for exists and does not exist"
+        if op not in ("In", "NotIn", "Exists", "DoesNotExist"):
+            return f'"{op}" is not a valid label selector operator'
+    return "invalid label selector"
 
 
 def _selector_empty(selector: Any) -> bool:
-    return not selector or (not selector.get("matchLabels") and not selector.get("matchExpressions"))
+    return not selector or labelselector.is_empty(selector)
 
 
 def _rule_matches(rule: dict[str, Any], request: Any, resource: tuple[str, str, str]) -> bool:

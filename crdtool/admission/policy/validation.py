@@ -18,15 +18,14 @@ from crdtool.cel import admission as celadm
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.gofmt import go_trim_space
 from crdtool.model.path import Path
+from crdtool.schema.apimachinery.labelselector import validate_label_selector
 from crdtool.schema.apimachinery.names import (
     is_dns1035_label,
     is_dns1123_subdomain,
     is_qualified_name,
-    is_valid_label_value,
     name_is_dns_subdomain,
     validate_path_segment_name,
 )
-from crdtool.schema.apimachinery.objectmeta import validate_labels
 
 __all__ = ["validate_binding", "validate_policy"]
 
@@ -162,39 +161,11 @@ def _match_resources(match: dict[str, Any], path: Path) -> list[FieldError]:
     policy = match.get("matchPolicy")
     if policy not in _MATCH_POLICIES:
         errs.append(FieldError.not_supported(path.child("matchPolicy"), TypedString(str(policy)), _MATCH_POLICIES))
-    errs += label_selector_errors(match.get("namespaceSelector"), path.child("namespaceSelector"))
-    errs += label_selector_errors(match.get("objectSelector"), path.child("objectSelector"))
+    errs += validate_label_selector(match.get("namespaceSelector"), path.child("namespaceSelector"))
+    errs += validate_label_selector(match.get("objectSelector"), path.child("objectSelector"))
     for key in ("resourceRules", "excludeResourceRules"):
         for i, rule in enumerate(_items(match.get(key))):
             errs += _named_rule(rule, path.child(key).index(i))
-    return errs
-
-
-def label_selector_errors(selector: Any, path: Path) -> list[FieldError]:
-    """metav1validation.ValidateLabelSelector (invalid label values not allowed)."""
-    if not isinstance(selector, dict):
-        return []
-    errs: list[FieldError] = []
-    for i, expr in enumerate(_items(selector.get("matchExpressions"))):
-        at = path.child("matchExpressions").index(i)
-        op, values = expr.get("operator"), _strings(expr.get("values"))
-        if op in ("In", "NotIn"):
-            if not values:
-                errs.append(FieldError.required(at.child("values"),
-                                                "must be specified when `operator` is 'In' or 'NotIn'"))
-        elif op in ("Exists", "DoesNotExist"):
-            if values:
-                errs.append(FieldError.forbidden(at.child("values"),
-                                                 "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
-        else:
-            errs.append(FieldError.invalid(at.child("operator"), TypedString(str(op)), "not a valid selector operator"))
-        key = str(expr.get("key") or "")
-        errs += [FieldError.invalid(at.child("key"), key, msg) for msg in is_qualified_name(key)]
-        for j, value in enumerate(values):
-            errs += [FieldError.invalid(at.child("values").index(j), value, msg) for msg in is_valid_label_value(value)]
-    labels = selector.get("matchLabels")
-    if isinstance(labels, dict):
-        errs += validate_labels(labels, path.child("matchLabels"))
     return errs
 
 
@@ -386,7 +357,7 @@ def _param_ref(ref: dict[str, Any], path: Path) -> list[FieldError]:
         if selector is not None:
             errs.append(FieldError.forbidden(path.child("name"), "name and selector are mutually exclusive"))
     if selector is not None:
-        errs += label_selector_errors(selector, path.child("selector"))
+        errs += validate_label_selector(selector, path.child("selector"))
         if name:
             errs.append(FieldError.forbidden(path.child("selector"), "name and selector are mutually exclusive"))
     if not name and selector is None:

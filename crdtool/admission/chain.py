@@ -157,11 +157,23 @@ class Inputs:
 
     documents: Sequence[Document] = ()
     #: `--webhook-service`: (namespace, name, port, path) of a service reference -> the local URL.
-    webhook_services: dict[tuple[str, str, int, str], str] = field(default_factory=dict)
+    #: A port or path left out (None) matches any.
+    webhook_services: dict[tuple[str, str, int | None, str | None], str] = field(default_factory=dict)
     #: `--ca-bundle`: the PEM that verifies every webhook's certificate instead of its caBundle.
     ca_bundle: bytes | None = None
     #: `--namespace-labels`: a namespace's labels when no Namespace object among the inputs gives them.
     namespace_labels: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def namespace_object(self, name: str) -> JSONObject | None:
+        """The Namespace `name` as the apiserver would have it: the inputs' Namespace object, else one
+        with the --namespace-labels (and the label the apiserver sets on every namespace), else None."""
+        for doc in self.documents:
+            if doc.kind == "Namespace" and doc.api_version == "v1" and doc.name == name and isinstance(doc.data, dict):
+                return doc.data
+        if name not in self.namespace_labels:
+            return None
+        labels = {"kubernetes.io/metadata.name": name, **self.namespace_labels[name]}
+        return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": labels}}
 
 
 @dataclass
@@ -170,6 +182,8 @@ class Chain:
 
     mutating: list[MutatingStage] = field(default_factory=list)
     validating: list[ValidatingStage] = field(default_factory=list)
+    #: What the stages were built from (the namespaces a request's attributes name are found there).
+    inputs: Inputs = field(default_factory=Inputs)
 
     def __bool__(self) -> bool:
         return bool(self.mutating or self.validating)
@@ -202,7 +216,7 @@ class Chain:
 
 def build_chain(inputs: Inputs) -> Chain:
     """Every plugin's stages from the run's inputs, in the apiserver's order."""
-    chain = Chain()
+    chain = Chain(inputs=inputs)
     for _, target in PLUGINS:
         module, _, function = target.partition(":")
         builder: Callable[[Inputs], list[Any]] = getattr(import_module(module), function)

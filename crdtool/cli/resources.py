@@ -46,7 +46,7 @@ def resource_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
                 old_paths=(), op: Operation = "validate", jobs: int = 1, stored: bool = False,
-                edits: bool = False) -> RunOutcome:
+                edits: bool = False, admission: Any = None) -> RunOutcome:
     """Read the inputs, CRDs and stored objects, and run the engine's `op` on them (engine.run)."""
     from crdtool.engine.run import RunRequest, run
 
@@ -57,7 +57,8 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
         return run(RunRequest(
             documents=docs, crds=crds, olds=olds, version=version, namespace=namespace,
             field_validation=field_validation, skip_unknown_kinds=skip_unknown_kinds, op=op, jobs=jobs,
-            skip_kinds=current_settings().skip_kinds_value, stored=stored, edits=edits, progress=progress))
+            skip_kinds=current_settings().skip_kinds_value, stored=stored, edits=edits, progress=progress,
+            admission=admission))
 
 
 class _ProgressBar:

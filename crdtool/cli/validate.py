@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from crdtool.cli.admission import admission_inputs, admission_options
 from crdtool.cli.common import (
     EXIT_FINDINGS,
     EXIT_INPUT,
@@ -23,16 +24,19 @@ from crdtool.cli.resources import resource_options, run_objects
 @resource_options
 @click.option("--old", "old_paths", multiple=True, type=click.Path(exists=True),
               help="The stored object(s): validate as an update over them (transition rules, ratcheting).")
+@admission_options
 def command(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, jobs,
-            output_format, no_color, allow_empty, old_paths) -> None:
+            output_format, no_color, allow_empty, old_paths, admission_paths, webhook_services, ca_bundle,
+            namespace_labels) -> None:
     """Dry-run a create (or, with --old, an update) of every custom resource in PATHS:
     pruning, defaulting, metadata, schema, list types — the apiserver's errors verbatim.
     Exit 0 when all would be accepted, 1 when any would be rejected, 2 on unreadable input."""
     fmt, color = resolve_output(output_format, no_color)
 
     def run() -> int:
+        admission = admission_inputs(admission_paths, webhook_services, ca_bundle, namespace_labels)
         outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, old_paths,
-                              jobs=jobs)
+                              jobs=jobs, admission=admission)
         if nothing_checked(bool(outcome.results or outcome.crd_results), allow_empty,
                            "custom resource or CustomResourceDefinition", paths, outcome.skipped):
             return EXIT_INPUT
@@ -42,7 +46,10 @@ def command(paths, crd_paths, version, namespace, field_validation, skip_unknown
         counted = [(outcome.results, "object")]
         if crds:
             counted.insert(0, (crds, "CustomResourceDefinition"))
-        notes = [*outcome.crd_notes, *(outcome.notes if resolve_verbose() else [])]
+        notes = [*outcome.crd_notes, *outcome.admission_notes, *(outcome.notes if resolve_verbose() else [])]
+        if fmt == "kubectl":  # kubectl's own output has no place for them: what admission could not do is never silent
+            for note in outcome.admission_notes:
+                click.echo(f"crdtool: note: {note}", err=True)
         emit(results, fmt, color, "object", notes, counted, skipped=outcome.skipped)
         return EXIT_FINDINGS if any(not r.valid for r in results) else EXIT_OK
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -44,9 +45,10 @@ from crdtool.model.path import Path
 from crdtool.schema.apimachinery.objectmeta import validate_annotations, validate_labels
 
 __all__ = [
-    "API_GROUP", "CallError", "ConversionError", "Exchange", "Review", "ReviewConverter", "check_converted",
-    "converted_objects", "decode_review", "failure_status_message", "gv_text", "gvk_text", "is_empty_object",
-    "parse_group_version", "request_body", "review_version",
+    "API_GROUP", "CONVERSION_REVIEW", "STATUS_TYPE", "CallError", "ConversionError", "Exchange", "Review",
+    "ReviewConverter", "ReviewType", "check_converted", "converted_objects", "decode_review",
+    "failure_status_message", "gv_text", "gvk_text", "is_empty_object", "parse_group_version",
+    "request_body", "review_version",
 ]
 
 API_GROUP = "apiextensions.k8s.io"
@@ -127,7 +129,7 @@ SCHEME_NAME = "k8s.io/apiserver/pkg/util/webhook/client.go:72"
 # The Go types of the typed decode (model/gounmarshal).
 _CAUSE = define(struct("v1.StatusCause"), {"reason": string_type("v1.CauseType"), "message": STRING,
                                            "field": STRING})
-_STATUS = define(struct("v1.Status"), {
+STATUS_TYPE = _STATUS = define(struct("v1.Status"), {
     "kind": STRING, "apiVersion": STRING,
     "metadata": define(struct("v1.ListMeta"), {"selfLink": STRING, "resourceVersion": STRING, "continue": STRING,
                                                "remainingItemCount": INT64}, pointers="remainingItemCount"),
@@ -185,16 +187,31 @@ def _interpret(value: Any) -> tuple[str, str]:
     return found["apiversion"], found["kind"]
 
 
-def _go_type_of(group: str, version: str, kind: str) -> str | None:
-    """The Go type the scheme decodes a kind into, or None when it is not registered."""
-    if kind in _UNVERSIONED_KINDS:
-        return f"v1.{kind}"
-    if group == API_GROUP and version in SUPPORTED:
-        if kind in _GROUP_KINDS:
-            return f"{version}.{kind}"
-        if kind in _META_KINDS:
+@dataclass(frozen=True)
+class ReviewType:
+    """A review kind a webhook client decodes answers into, and the scheme it decodes with: the kinds
+    of its group (in the versions it sends), the meta kinds every group version gets, the
+    unversioned kinds."""
+
+    group: str
+    kind: str
+    group_kinds: tuple[str, ...]
+    versions: tuple[str, ...]
+    go_type: Callable[[str], GoType]
+
+    def go_type_name(self, group: str, version: str, kind: str) -> str | None:
+        """The Go type the scheme decodes a kind into, or None when it is not registered."""
+        if kind in _UNVERSIONED_KINDS:
             return f"v1.{kind}"
-    return None
+        if group == self.group and version in self.versions:
+            if kind in self.group_kinds:
+                return f"{version}.{kind}"
+            if kind in _META_KINDS:
+                return f"v1.{kind}"
+        return None
+
+
+CONVERSION_REVIEW = ReviewType(API_GROUP, "ConversionReview", _GROUP_KINDS, SUPPORTED, _review_type)
 
 
 @dataclass
@@ -281,8 +298,9 @@ def _check_yaml_depth(text: str) -> None:
                 indents.pop()
 
 
-def decode_review(body: bytes, version: str) -> Review:
-    """Result.Into(&ConversionReview{}) of a 2xx answer: the decoded review, or CallError with Go's text."""
+def decode_review(body: bytes, version: str, review_type: ReviewType = CONVERSION_REVIEW) -> Review:
+    """Result.Into(&ConversionReview{}) (or the review type's) of a 2xx answer: the decoded review, or
+    CallError with Go's text."""
     value = _load(body)
     api_version, kind = _interpret(value)
     gv = parse_group_version(api_version)
@@ -290,18 +308,18 @@ def decode_review(body: bytes, version: str) -> Review:
         raise CallError(f"unexpected GroupVersion string: {api_version}")
     group, gv_version = gv
     # gvkWithDefaults: what the body leaves out comes from the type decoded into
-    kind = kind or "ConversionReview"
+    kind = kind or review_type.kind
     if not gv_version and not group:
-        group, gv_version = API_GROUP, version
-    elif not gv_version and group == API_GROUP:
+        group, gv_version = review_type.group, version
+    elif not gv_version and group == review_type.group:
         gv_version = version
-    if (group, gv_version, kind) != (API_GROUP, version, "ConversionReview"):
-        go_type = _go_type_of(group, gv_version, kind)
+    if (group, gv_version, kind) != (review_type.group, version, review_type.kind):
+        go_type = review_type.go_type_name(group, gv_version, kind)
         if go_type is None:
             raise CallError(f"no kind {go_quote(kind)} is registered for version "
                             f"{go_quote(gv_text(group, gv_version))} in scheme {go_quote(SCHEME_NAME)}")
-        raise CallError(f"converting ({go_type}) to ({version}.ConversionReview): unknown conversion")
-    error = _type_error(value, _review_type(version))
+        raise CallError(f"converting ({go_type}) to ({version}.{review_type.kind}): unknown conversion")
+    error = _type_error(value, review_type.go_type(version))
     if error is not None:
         raise CallError(error)
     value = value or {}

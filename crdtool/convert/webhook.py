@@ -40,6 +40,8 @@ USER_AGENT = "kube-apiserver-admission"
 DEFAULT_TIMEOUT_NS = 30 * 10**9
 AWAITING_HEADERS = "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
 READING_BODY = "context deadline exceeded (Client.Timeout or context cancellation while reading body)"
+#: A request context's deadline that ends before the client's timeout: Go's context.DeadlineExceeded.
+CONTEXT_DEADLINE = "context deadline exceeded"
 _MAX_UNSTRUCTURED_TEXT = 2048
 
 #: How much of an answer (its body, and again once gunzipped) crdtool reads: 64 MiB, or four times
@@ -178,19 +180,30 @@ def _resolve(host: str, port: int, timeout: float) -> list:
 
 
 class WebhookClient:
-    """POSTs ConversionReviews to one URL as the apiserver's webhook client would."""
+    """POSTs reviews (ConversionReviews, AdmissionReviews) to one URL as the apiserver's webhook client would.
+
+    `request_timeout_ns` is the request context's timeout when the caller sets one (an admission
+    webhook's timeoutSeconds): it is the `?timeout=` the webhook is told, and when it ends before the
+    client's own timeout Go's error is the context's (`context deadline exceeded`). `dial` is the
+    address connected to instead of the URL's host (a service reference resolved to its endpoint:
+    the URL, the Host header and the TLS server name stay the service's).
+    """
 
     def __init__(self, url: str, *, ca_pem: bytes | None, verify: bool = True,
-                 timeout_ns: int = DEFAULT_TIMEOUT_NS, server_name: str | None = None) -> None:
+                 timeout_ns: int = DEFAULT_TIMEOUT_NS, server_name: str | None = None,
+                 request_timeout_ns: int | None = None, dial: tuple[str, int] | None = None) -> None:
         parts = check_url(url)
         self.port = parts.port or 443
         self.hostname = parts.hostname
+        self.dial = dial or (parts.hostname, self.port)
         self.host_header = parts.netloc
         self.path = quote(_clean_path(parts.path), safe="/:@!$&'()*+,;=-._~%")
-        self.query = "timeout=" + quote_plus(go_duration(timeout_ns))
+        self.query = "timeout=" + quote_plus(go_duration(request_timeout_ns or timeout_ns))
         self.url = f"https://{parts.netloc}{self.path}?{self.query}"
         self.server_name = server_name or self.hostname
-        self.timeout = timeout_ns / 1e9
+        self.timeout = min(timeout_ns, request_timeout_ns or timeout_ns) / 1e9
+        self.deadline_text = (CONTEXT_DEADLINE if request_timeout_ns is not None and request_timeout_ns < timeout_ns
+                              else None)
         self.context = tls.make_context(ca_pem, verify)
         self.verify = verify
 
@@ -204,8 +217,13 @@ class WebhookClient:
         try:
             return self._post(body, deadline)
         except _Failure as err:
-            raise review.CallError(f"Post {go_quote(self.url)}: {err}") from None
+            cause = str(err)
+            if self.deadline_text is not None and cause == AWAITING_HEADERS:
+                cause = self.deadline_text
+            raise review.CallError(f"Post {go_quote(self.url)}: {cause}") from None
         except _BodyFailure as err:
+            if self.deadline_text is not None and str(err) == READING_BODY:
+                err = _BodyFailure(self.deadline_text)
             raise review.CallError("unexpected error when reading response body. Please retry. "
                                    f"Original error: {err}") from None
         except _TooLarge as err:
@@ -218,7 +236,7 @@ class WebhookClient:
         return left
 
     def _connect(self, deadline: float) -> tuple[socket.socket, tuple]:
-        infos = _resolve(self.hostname, self.port, self._remaining(deadline))
+        infos = _resolve(self.dial[0], self.dial[1], self._remaining(deadline))
         first: tuple[tuple, OSError] | None = None
         for family, kind, proto, _, address in infos:
             sock = socket.socket(family, kind, proto)
@@ -478,8 +496,10 @@ def generic_server_response(code: int, server_message: str) -> str:
     return f"the server responded with the status code {code} but did not return more information"
 
 
-def into_review(answer: Answer, version: str) -> review.Review:
-    """client-go's transformResponse and Result.Into(&ConversionReview{}): the review, or CallError."""
+def into_review(answer: Answer, version: str,
+                review_type: review.ReviewType = review.CONVERSION_REVIEW) -> review.Review:
+    """client-go's transformResponse and Result.Into(&ConversionReview{}) (or the review type's): the
+    review, or CallError."""
     header = answer.headers.get("content-type", "")
     content_type = header or "application/json"
     media, problem = _media_type(content_type)
@@ -497,5 +517,5 @@ def into_review(answer: Answer, version: str) -> review.Review:
     if not answer.body:
         raise review.CallError(f"0-length response with status code: {answer.status} and content type: "
                                f"{content_type}")
-    return review.decode_review(answer.body, version)
+    return review.decode_review(answer.body, version, review_type)
 

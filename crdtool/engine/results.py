@@ -75,6 +75,12 @@ class Result:
     #: How far crdtool reproduces the apiserver for this document (the JSON output's `checks`):
     #: "validation" (everything), "decoding,defaulting,metadata" (built-in kinds), "none" (not mapped).
     checks: str = "validation"
+    #: The answer's HTTP code where admission decided it (a webhook's denial keeps its own code).
+    code: int | None = None
+    #: What admission could not do as the apiserver would (a webhook it could not reach, ...): always shown.
+    admission_notes: list[str] = field(default_factory=list)
+    #: The audit annotations admission added (a webhook's, prefixed with its name; failed-open ones).
+    audit_annotations: dict[str, str] = field(default_factory=dict)
 
     @property
     def partly_checked(self) -> bool:

@@ -20,6 +20,7 @@ from crdtool.engine.validate import Operation, Request
 from crdtool.load.document import Document
 
 if TYPE_CHECKING:
+    from crdtool.admission.chain import Chain, Inputs
     from crdtool.engine.parallel import Task
     from crdtool.engine.registry import Registry
     from crdtool.engine.results import Result
@@ -60,6 +61,9 @@ class RunRequest:
     #: The CRDs already in a registry (built once for many runs, as the conformance tests do):
     #: used instead of `crds` and the inputs' CRDs, in this process.
     registry: Registry | None = None
+    #: `validate`: admission's documents named apart (`--admission`) and options; the inputs'
+    #: configurations are used with or without it.
+    admission: Inputs | None = None
 
 
 @dataclass
@@ -76,6 +80,8 @@ class RunOutcome:
     refused_crds: list[Result] = field(default_factory=list)
     #: What crdtool could not check in the CRDs named with -c (rules it cannot evaluate), always shown.
     crd_notes: list[str] = field(default_factory=list)
+    #: What admission could not do as the apiserver would (each once), always shown.
+    admission_notes: list[str] = field(default_factory=list)
 
     @property
     def notes(self) -> list[str]:
@@ -90,15 +96,16 @@ def run(request: RunRequest) -> RunOutcome:
     docs = list(request.documents)
     crds = unique_crds(list(request.crds), docs)
     objects, skipped, builtins = _sort_documents(docs, request)
+    chain = _admission_chain(docs, request)
     if request.progress is not None:
         request.progress.start(len(objects))
     if request.registry is not None:
-        outputs = [_check_object(doc, request.registry, request) for doc in objects]
+        outputs = [_check_object(doc, request.registry, request, chain) for doc in objects]
         lint_results = request.registry.lint_results
     elif request.jobs > 1 and len(objects) > 1:
-        outputs, lint_results = _check_in_parallel(crds, objects, request)
+        outputs, lint_results = _check_in_parallel(crds, objects, request, chain)
     else:
-        outputs, lint_results = _check_here(crds, objects, request)
+        outputs, lint_results = _check_here(crds, objects, request, chain)
     results = list(builtins)
     for result, passed in outputs:
         if passed is not None:
@@ -109,7 +116,23 @@ def run(request: RunRequest) -> RunOutcome:
     results.sort(key=lambda r: order.get(id(r.document), 0))
     skipped.sort(key=lambda s: (s.source, s.index))
     _finish_changes(results, request)
-    return _outcome(docs, lint_results, results, skipped, request.field_validation)
+    outcome = _outcome(docs, lint_results, results, skipped, request.field_validation)
+    for result in results:
+        outcome.admission_notes.extend(n for n in result.admission_notes if n not in outcome.admission_notes)
+    return outcome
+
+
+def _admission_chain(docs: list[Document], request: RunRequest) -> Chain | None:
+    """`validate`: the admission plugins the inputs and `--admission` configure (None when none)."""
+    if request.op != "validate":
+        return None
+    from dataclasses import replace
+
+    from crdtool.admission.chain import Inputs, build_chain
+
+    inputs = request.admission or Inputs()
+    chain = build_chain(replace(inputs, documents=[*inputs.documents, *docs]))
+    return chain if chain else None
 
 
 def _sort_documents(docs: list[Document], request: RunRequest) -> tuple[list[Document], list[Skipped], list]:
@@ -156,14 +179,16 @@ def _op(request: RunRequest) -> Operation:
     return "prune" if request.stored and request.op == "default" else request.op
 
 
-def _check_object(doc: Document, registry: Registry, request: RunRequest) -> tuple[Any, Any]:
+def _check_object(doc: Document, registry: Registry, request: RunRequest, chain: Chain | None = None
+                  ) -> tuple[Any, Any]:
     """One object's result, or (None, Skipped) when it is skipped."""
     from crdtool.engine.validate import find_version, process, unknown_kind
 
     step = _step(request)
     served = find_version(registry, doc, step)
     if served is not None:
-        return process(doc, served, step, old=_matching_old(request.olds, doc), op=_op(request)), None
+        return process(doc, served, step, old=_matching_old(request.olds, doc), op=_op(request), chain=chain,
+                       registry=registry), None
     if request.skip_unknown_kinds:
         if doc.kind:
             why = Skipped(doc.source, doc.index, doc.api_version, doc.kind, "unknown-kind",
@@ -175,20 +200,22 @@ def _check_object(doc: Document, registry: Registry, request: RunRequest) -> tup
     return unknown_kind(doc, registry), None
 
 
-def _check_here(crds: list[Document], objects: list[Document], request: RunRequest) -> tuple[list, list]:
+def _check_here(crds: list[Document], objects: list[Document], request: RunRequest, chain: Chain | None
+                ) -> tuple[list, list]:
     """The objects' outputs and the CRDs' lint results, in this process."""
     from crdtool.engine.registry import registry_of
 
     registry = registry_of(crds)
     outputs = []
     for doc in objects:
-        outputs.append(_check_object(doc, registry, request))
+        outputs.append(_check_object(doc, registry, request, chain))
         if request.progress is not None:
             request.progress.advance(1)
     return outputs, registry.lint_results
 
 
-def _check_in_parallel(crds: list[Document], objects: list[Document], request: RunRequest) -> tuple[list, list]:
+def _check_in_parallel(crds: list[Document], objects: list[Document], request: RunRequest, chain: Chain | None
+                       ) -> tuple[list, list]:
     """The objects' outputs and the CRDs' lint results, as one process would give them, from `jobs`."""
     from crdtool.engine.parallel import plan_tasks, run_tasks
     from crdtool.engine.registry import registry_of
@@ -199,7 +226,7 @@ def _check_in_parallel(crds: list[Document], objects: list[Document], request: R
         registry = registries.get(task.crds)
         if registry is None:
             registry = registries[task.crds] = registry_of([crds[i] for i in task.crds])
-        outputs = [_check_object(objects[i], registry, request) for i in task.objects]
+        outputs = [_check_object(objects[i], registry, request, chain) for i in task.objects]
         for result, _ in outputs:
             if result is not None:
                 result.document = None  # put back by the parent: it has the documents

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from crdtool.engine.registry import Registry, ServedVersion
 from crdtool.engine.results import Result
@@ -27,6 +27,9 @@ from crdtool.model.gofmt import go_json
 from crdtool.model.groupversion import from_api_version_and_kind, group_of
 from crdtool.model.jsonvalue import json_copy
 from crdtool.model.notes import Note
+
+if TYPE_CHECKING:
+    from crdtool.admission.chain import Chain
 
 Operation = Literal["validate", "prune", "default"]
 
@@ -114,8 +117,10 @@ def _in_namespace(obj: dict, served: ServedVersion, request: Request) -> dict:
 
 
 def process(doc: Document, served: ServedVersion, request: Request, old: Document | None = None,
-            op: Operation = "validate") -> Result:
-    """One custom resource through the apiserver's pipeline (or through the one step `op` names)."""
+            op: Operation = "validate", chain: Chain | None = None, registry: Registry | None = None) -> Result:
+    """One custom resource through the apiserver's pipeline (or through the one step `op` names);
+    with an admission `chain`, its mutating plugins before the validation and its validating ones after
+    (engine.admit); `registry` gives the resource's other served versions."""
     from crdtool.schema.customresource import strategy as resource_validation
 
     result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version,
@@ -137,6 +142,7 @@ def process(doc: Document, served: ServedVersion, request: Request, old: Documen
             return result
     ctx = served.context
     rules = _rule_validator(ctx)
+    old_obj = None
     if old is not None:
         old_result = Result(document=old, kind=old.kind, name=old.name)
         old_obj = _decode(old, served, request, old_result, "validate")
@@ -144,16 +150,36 @@ def process(doc: Document, served: ServedVersion, request: Request, old: Documen
             line = old.locate(())
             raise InputError(old.source, f"the stored object cannot be decoded: {old_result.status}",
                              *(line or ()))
+    attributes = None
+    if chain and result.strict_status is None:  # a strict decoding error is answered before admission
+        from crdtool.engine import admit
+
+        attributes = admit.attributes(_in_namespace(obj, served, request),
+                                      None if old_obj is None else _in_namespace(old_obj, served, request),
+                                      served, registry, chain, result.namespace)
+        verdict = chain.admit(attributes)
+        result.warnings = list(verdict.warnings)
+        if not admit.record(verdict, result):
+            return result
+        obj = attributes.object
+        result.object = admit.stored(obj, served)
+    if old_obj is not None:
         errors, warnings = resource_validation.validate_update(
             _in_namespace(obj, served, request), _in_namespace(old_obj, served, request), ctx, rules)
     else:
         errors, warnings = resource_validation.validate_create(_in_namespace(obj, served, request), ctx, rules)
     result.errors = errors
-    result.warnings = [w for w in warnings if isinstance(w, str)]  # the apiserver's
+    result.warnings += [w for w in warnings if isinstance(w, str)]  # the apiserver's (after mutating admission's)
     result.notes = [w for w in warnings if isinstance(w, Note)]  # crdtool's own, passed with the warnings
     if errors:
         result.status = aggregate_message(served.qualified_kind, meta.get("name") or "", errors)
         result.reason = "Invalid"
+        return result
+    if attributes is not None and chain is not None:
+        attributes.object = _in_namespace(obj, served, request)
+        verdict = chain.validate(attributes)
+        result.warnings += verdict.warnings
+        admit.record(verdict, result)
     return result
 
 

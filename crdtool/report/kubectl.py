@@ -51,7 +51,9 @@ def error_text(result: Result, verb: str = "creating") -> str:
         no_match = no_kind_match_message(gvk.kind, gvk.group, gvk.version)
         return "error: " + mapping_not_found_message(_text(result.name), _namespace(result.document.data),
                                                      source, no_match) + "\n"
-    return f"Error from server ({result.reason}): error when {verb} {go_quote(source)}: {result.status}\n"
+    # kubectl names the status's reason, when it has one (an admission webhook's denial may have none)
+    server = f"Error from server ({result.reason})" if result.reason else "Error from server"
+    return f"{server}: error when {verb} {go_quote(source)}: {result.status}\n"
 
 
 def _text(value: object) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from click.testing import CliRunner
 
 from crdtool.cli import cli

@@ -42,7 +42,9 @@ __all__ = ["PLUGINS", "Attributes", "Chain", "Inputs", "MutatingStage", "Reinvoc
 #: The admission plugins crdtool reproduces, in kube-apiserver 1.36's order (AllOrderedPlugins), each
 #: with its builder as "module:function".
 PLUGINS: tuple[tuple[str, str], ...] = (
+    ("MutatingAdmissionPolicy", "crdtool.admission.policy.mutating:build_mutating"),
     ("MutatingAdmissionWebhook", "crdtool.admission.webhooks:build_mutating"),
+    ("ValidatingAdmissionPolicy", "crdtool.admission.policy.stage:build_validating"),
     ("ValidatingAdmissionWebhook", "crdtool.admission.webhooks:build_validating"),
 )
 

@@ -32,7 +32,7 @@ from crdtool.schema.structural.structural import Structural, valid_field_path
 if TYPE_CHECKING:
     from crdtool.cache import Cache
 
-__all__ = ["CompiledRule", "NodeRules", "compile_node", "rule_compiler"]
+__all__ = ["CompiledRule", "NodeRules", "TooDeepError", "check_expression", "compile_node", "rule_compiler"]
 
 MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024
 _OLD_SELF_WORD = re.compile(r"\boldSelf\b")
@@ -242,10 +242,13 @@ class TooDeepError(Exception):
 _RECURSION_LIMIT = re.compile(r"recursion limit exceeded|Exceeded max recursion depth")
 
 
-def _check(source: str, types: SchemaTypes, optional_old_self: bool
+def _check(source: str, types: SchemaTypes, optional_old_self: bool, env: cel.Env | None = None
            ) -> tuple[cel.Expression | None, str | None, str]:
-    """Type-check `source`: the checked expression or cel-go's error text, and the text to evaluate."""
-    env = environment.check_env(types, declare_old_self=not optional_old_self)
+    """Type-check `source`: the checked expression or cel-go's error text, and the text to evaluate.
+
+    `env` is the checking environment (by default the rule's, declaring `self` and `oldSelf` of `types`)."""
+    if env is None:
+        env = environment.check_env(types, declare_old_self=not optional_old_self)
     original = source
     rewritten = library.rewrite(source)
     for _ in range(16):
@@ -268,6 +271,12 @@ def _check(source: str, types: SchemaTypes, optional_old_self: bool
     if issues:
         return None, format_issues(issues, original), original
     return checked, None, rewritten
+
+
+def check_expression(source: str, types: SchemaTypes, env: cel.Env) -> tuple[cel.Expression | None, str | None, str]:
+    """Type-check an expression in `env` (whose message types are `types`), as rules are checked: the
+    checked expression or cel-go's error text, and the text to evaluate. Raises TooDeepError."""
+    return _check(source, types, optional_old_self=False, env=env)
 
 
 def _uses_old_self(source: str, types: SchemaTypes) -> bool:

@@ -1,0 +1,1 @@
+"""admissionregistration.k8s.io: the kinds crdtool validates (policies and their bindings)."""

@@ -1,0 +1,40 @@
+"""admissionregistration.k8s.io's validation (kubernetes pkg/apis/admissionregistration/validation)
+for the kinds crdtool reproduces: ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding,
+whose checks live with the policies' evaluation (crdtool.admission.policy.validation).
+"""
+
+from __future__ import annotations
+
+from crdtool.apis.validation import KindValidation
+from crdtool.model.errors import FieldError
+
+__all__ = ["VALIDATORS"]
+
+
+def _policy(obj: dict) -> list[FieldError]:
+    from crdtool.admission.policy.validation import validate_policy
+
+    return validate_policy(obj)
+
+
+def _policy_update(new: dict, old: dict) -> list[FieldError]:
+    """ValidateValidatingAdmissionPolicyUpdate: matchConditions are not checked again when neither they
+    nor paramKind changed."""
+    from crdtool.admission.policy.validation import validate_policy
+    from crdtool.model.jsonvalue import deep_equal
+
+    new_spec, old_spec = new.get("spec") or {}, old.get("spec") or {}
+    unchanged = all(deep_equal(new_spec.get(k), old_spec.get(k)) for k in ("paramKind", "matchConditions"))
+    return validate_policy(new, ignore_match_conditions=unchanged)
+
+
+def _binding(obj: dict) -> list[FieldError]:
+    from crdtool.admission.policy.validation import validate_binding
+
+    return validate_binding(obj)
+
+
+VALIDATORS = {
+    "ValidatingAdmissionPolicy": KindValidation(_policy, _policy_update),
+    "ValidatingAdmissionPolicyBinding": KindValidation(_binding),
+}

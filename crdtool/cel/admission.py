@@ -1,0 +1,412 @@
+"""CEL expressions of admission (policies' validations, variables, audit annotations, matchConditions),
+compiled and evaluated as k8s.io/apiserver pkg/admission/plugin/cel does (compile.go, activation.go,
+composition.go).
+
+The checking environment declares what compile.go's createEnvForOpts declares: `object` and
+`oldObject` (dyn), `request` (kubernetes.AdmissionRequest) and `namespaceObject`
+(kubernetes.Namespace) as the apiserver's object types, `params` (dyn) when the policy has a
+paramKind, `authorizer` when the expression may use it, and `variables` (kubernetes.variables) with
+one field per variable compiled before, typed by that variable's output type. Evaluation runs on
+plain JSON values, as rules do (crdtool.cel.environment); a variable that fails is an error only for
+the expressions that read it, as the apiserver's lazy map of variables makes it.
+
+Authorization checks cannot be answered without a cluster: an expression that reads `authorizer`
+compiles (its functions are declared with the library's types), but is never evaluated here
+(`Evaluation.unsupported`), and the caller says so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from cel_expr_python import cel
+from google.protobuf import descriptor_pb2
+
+from crdtool.cel import environment, library
+from crdtool.cel.compiler import TooDeepError, check_expression
+from crdtool.cel.depth import parser_limit_error
+from crdtool.cel.errors import go_runtime_error
+from crdtool.cel.protos import SchemaTypes, build_schema_types
+from crdtool.cel.types import DeclField, DeclType
+
+__all__ = ["BOOL", "NULL", "STRING", "ANY", "AdmissionCompiler", "Compiled", "Evaluation", "Variable",
+           "cel_go_type_name"]
+
+#: The return types an expression kind allows (ExpressionAccessor.ReturnTypes).
+BOOL, STRING, NULL, ANY = "bool", "string", "null_type", "any"
+
+_VARIABLE_FAILED = "__crdtoolVariableFailed"
+_AUTHORIZER_WORD = re.compile(r"\bauthorizer\b")
+_STRING_LITERAL = re.compile("|".join((
+    r"(?:[bB][rR]?|[rR][bB]?)?(?:'''[\s\S]*?'''|\"\"\"[\s\S]*?\"\"\"",
+    r"'(?:\\[\s\S]|[^'\\\n\r])*'",
+    r'"(?:\\[\s\S]|[^"\\\n\r])*")',
+)))
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A policy's variable as later expressions see it: its name and its compiled output type."""
+
+    name: str
+    type: DeclType
+
+
+@dataclass
+class Compiled:
+    """One expression compiled: the text to evaluate, or the apiserver's compile error.
+
+    `error_type` is "invalid" (a compile or return type error, `error` its detail) or "" when it compiled.
+    """
+
+    expression: str
+    text: str = ""
+    error: str = ""
+    error_type: str = ""
+    output: DeclType | None = None
+    uses_authorizer: bool = False
+    #: Nested deeper than crdtool's CEL runtime parses: neither checked nor evaluated here.
+    unsupported: bool = False
+    _program: Any = field(default=None, repr=False)
+
+    def program(self) -> Any:
+        if self._program is None:
+            self._program = _eval_env().compile(self.text)
+        return self._program
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """An expression's outcome: its value, or the apiserver's error text (`cel.Error.Detail`)."""
+
+    value: Any = None
+    error: str | None = None
+    #: Not evaluated: it reads the authorizer, or crdtool cannot run it.
+    unsupported: str | None = None
+
+
+def _string(max_elements: int = 0) -> DeclType:
+    return DeclType("string", max_elements=max_elements, min_serialized_size=2)
+
+
+def _object(fields: Sequence[tuple[str, DeclType, bool]]) -> DeclType:
+    return DeclType("object", min_serialized_size=2,
+                    fields={name: DeclField(name, name, t, required) for name, t, required in fields})
+
+
+def _list(elem: DeclType) -> DeclType:
+    return DeclType("list", min_serialized_size=2, elem_type=elem)
+
+
+def _map(elem: DeclType) -> DeclType:
+    return DeclType("map", min_serialized_size=2, elem_type=elem, key_type=_string())
+
+
+def request_type() -> DeclType:
+    """BuildRequestType: the `request` variable's type."""
+    gvk = _object([("group", _string(), True), ("version", _string(), True), ("kind", _string(), True)])
+    gvr = _object([("group", _string(), True), ("version", _string(), True), ("resource", _string(), True)])
+    user_info = _object([("username", _string(), False), ("uid", _string(), False),
+                         ("groups", _list(_string()), False), ("extra", _map(_list(_string())), False)])
+    return _object([("kind", gvk, True), ("resource", gvr, True), ("subResource", _string(), False),
+                    ("requestKind", gvk, True), ("requestResource", gvr, True),
+                    ("requestSubResource", _string(), False), ("name", _string(), True),
+                    ("namespace", _string(), False), ("operation", _string(), True),
+                    ("userInfo", user_info, True), ("dryRun", DeclType("bool"), False),
+                    ("options", DeclType("dyn"), False)])
+
+
+def namespace_type() -> DeclType:
+    """BuildNamespaceType: the `namespaceObject` variable's type."""
+    strings = _list(_string())
+    labels = _map(_string())
+    timestamp = DeclType("timestamp")
+    condition = _object([("status", _string(), True), ("type", _string(), True),
+                         ("lastTransitionTime", timestamp, True), ("message", _string(), True),
+                         ("reason", _string(), True)])
+    metadata = _object([("name", _string(), True), ("generateName", _string(), True),
+                        ("namespace", _string(), True), ("labels", labels, True), ("annotations", labels, True),
+                        ("UID", _string(), True), ("creationTimestamp", timestamp, True),
+                        ("deletionGracePeriodSeconds", DeclType("int"), True), ("deletionTimestamp", timestamp, True),
+                        ("generation", DeclType("int"), True), ("resourceVersion", _string(), True),
+                        ("finalizers", strings, True)])
+    return _object([("metadata", metadata, True), ("spec", _object([("finalizers", strings, True)]), True),
+                    ("status", _object([("conditions", _list(condition), True), ("phase", _string(), True)]), True)])
+
+
+#: The apiserver's names of the declared object types, by their path from the declarations' root.
+_TYPE_NAMES = {
+    "request": "kubernetes.AdmissionRequest", "request.kind": "kubernetes.GroupVersionKind",
+    "request.requestKind": "kubernetes.GroupVersionKind", "request.resource": "kubernetes.GroupVersionResource",
+    "request.requestResource": "kubernetes.GroupVersionResource", "request.userInfo": "kubernetes.UserInfo",
+    "namespaceObject": "kubernetes.Namespace", "namespaceObject.metadata": "kubernetes.NamespaceMetadata",
+    "namespaceObject.spec": "kubernetes.NamespaceSpec", "namespaceObject.status": "kubernetes.NamespaceStatus",
+    "namespaceObject.status.conditions.@idx": "kubernetes.NamespaceCondition", "variables": "kubernetes.variables",
+}
+
+
+class AdmissionCompiler:
+    """The compiler of one policy (or webhook's matchConditions): its variables, in order, are
+    declared to the expressions compiled after them (CompositedCompiler)."""
+
+    def __init__(self, has_params: bool) -> None:
+        self.has_params = has_params
+        self.variables: list[Variable] = []
+        self._variable_results: dict[str, Compiled] = {}
+        self._types: SchemaTypes | None = None
+        self._envs: dict[bool, cel.Env] = {}
+
+    def compile_variable(self, name: str, expression: str) -> Compiled:
+        """CompileAndStoreVariable: the variable compiled and declared to later expressions (dyn when it
+        did not compile)."""
+        result = self.compile(expression, (ANY,), authorizer=True)
+        self.variables.append(Variable(name, result.output or DeclType("dyn")))
+        self._variable_results[name] = result
+        self._types = None
+        self._envs.clear()
+        return result
+
+    def compile(self, expression: str, returns: Sequence[str], authorizer: bool) -> Compiled:
+        """CompileCELExpression: `expression` checked in the environment (with `authorizer` declared or
+        not), its output type one of `returns`."""
+        result = Compiled(expression)
+        limit_error = parser_limit_error(expression)
+        if limit_error is not None:
+            result.error, result.error_type = "compilation failed: " + limit_error, "invalid"
+            return result
+        types = self._schema_types()
+        try:
+            checked, error, result.text = check_expression(expression, types, self._env(authorizer))
+        except TooDeepError:
+            result.unsupported = True
+            return result
+        if error is not None:
+            result.error, result.error_type = "compilation failed: " + error, "invalid"
+            return result
+        output = cel_go_type_name(checked.return_type(), types.type_names)
+        if ANY not in returns and output not in returns:
+            result.error_type = "invalid"
+            result.error = (f"must evaluate to {returns[0]} but got {output}" if len(returns) == 1 else
+                            f"must evaluate to one of [{' '.join(returns)}] but got {output}")
+            return result
+        result.output = _decl_type(checked.return_type())
+        result.uses_authorizer = authorizer and _reads_authorizer(expression)
+        return result
+
+    def variable_results(self) -> Mapping[str, Compiled]:
+        return self._variable_results
+
+    def _schema_types(self) -> SchemaTypes:
+        if self._types is None:
+            variables = _object([(v.name, v.type, True) for v in self.variables])
+            root = _object([("request", request_type(), True), ("namespaceObject", namespace_type(), True),
+                            ("variables", variables, True)])
+            types = build_schema_types(root, [*library.descriptor_files(), _authz_file()])
+            root_name = next(name for full, name in types.type_names.items() if "." not in name)
+            for full, name in list(types.type_names.items()):
+                path = name[len(root_name) + 1:]
+                if path in _TYPE_NAMES:
+                    types.type_names[full] = _TYPE_NAMES[path]
+            self._types = types
+        return self._types
+
+    def _env(self, authorizer: bool) -> cel.Env:
+        env = self._envs.get(authorizer)
+        if env is None:
+            types = self._schema_types()
+            by_name = {name: full for full, name in types.type_names.items()}
+            variables = {"object": cel.Type.DYN, "oldObject": cel.Type.DYN,
+                         "request": cel.Type(by_name["kubernetes.AdmissionRequest"]),
+                         "namespaceObject": cel.Type(by_name["kubernetes.Namespace"]),
+                         "variables": cel.Type(by_name["kubernetes.variables"])}
+            if self.has_params:
+                variables["params"] = cel.Type.DYN
+            functions = library.functions()
+            if authorizer:
+                variables["authorizer"] = cel.Type(f"{_AUTHZ}.Authorizer")
+                variables["authorizer.requestResource"] = cel.Type(f"{_AUTHZ}.ResourceCheck")
+                functions = [*functions, *_authz_functions()]
+            env = self._envs[authorizer] = cel.NewEnv(descriptor_pool=types.pool, variables=variables,
+                                                      config=library.config(), functions=functions)
+        return env
+
+
+def evaluate(compiled: Compiled, activation: Mapping[str, Any],
+             variables: Mapping[str, Evaluation] | None = None) -> Evaluation:
+    """Activation.Evaluate of one compiled expression over plain JSON values.
+
+    `activation` holds object, oldObject, request, namespaceObject, params; `variables` the policy's
+    variables already evaluated (a failed one is an error where it is read)."""
+    if compiled.error:
+        return Evaluation(error=f"compilation error: {compiled.error}")
+    if compiled.unsupported:
+        return Evaluation(unsupported="nested deeper than crdtool's CEL runtime evaluates")
+    if compiled.uses_authorizer:
+        return Evaluation(unsupported="reads the authorizer, which crdtool cannot consult without a cluster")
+    data = dict(activation)
+    values: dict[str, Any] = {}
+    text = compiled.text
+    for name, outcome in (variables or {}).items():
+        if outcome.unsupported and _reads_variable(text, name):
+            return Evaluation(unsupported=f"reads variable '{name}', which {outcome.unsupported}")
+        if outcome.error is not None:
+            text = _fail_reads(text, name, outcome.error)
+        elif outcome.unsupported is None:
+            values[name] = outcome.value
+    data["variables"] = values
+    program = compiled.program() if text == compiled.text else _eval_env().compile(text)
+    try:
+        result = program.eval(data=data)
+    except RuntimeError as err:
+        if "budget" in str(err):
+            return Evaluation(unsupported="runs more than 10,000 iterations, past crdtool's CEL runtime")
+        return Evaluation(error=f"expression '{compiled.expression}' resulted in error: {go_runtime_error(str(err))}")
+    if result.type().name() == "ERROR":
+        message = go_runtime_error(str(result.plain_value()))
+        return Evaluation(error=f"expression '{compiled.expression}' resulted in error: {message}")
+    return Evaluation(value=result.plain_value())
+
+
+def variable_failure(name: str, compiled: Compiled, outcome: Evaluation) -> str:
+    """The error a failed variable is where it is read (composition.go's variableAccessor)."""
+    if compiled.error:
+        return f'composited variable "{name}" fails to compile: {compiled.error}'
+    detail = outcome.error or ""
+    prefix = f"expression '{compiled.expression}' resulted in error: "
+    if detail.startswith(prefix):
+        detail = detail[len(prefix):]
+    return f'composited variable "{name}" fails to evaluate: {detail}'
+
+
+def _reads_variable(text: str, name: str) -> bool:
+    return re.search(rf"\bvariables\s*\.\s*{re.escape(name)}\b", _STRING_LITERAL.sub('""', text)) is not None
+
+
+def _fail_reads(text: str, name: str, message: str) -> str:
+    """`text` with each read of `variables.<name>` (outside string literals) replaced by an error."""
+    pattern = re.compile(rf"\bvariables\s*\.\s*{re.escape(name)}\b")
+    literal = '"' + message.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    out, last = [], 0
+    for m in _STRING_LITERAL.finditer(text):
+        out.append(pattern.sub(f"{_VARIABLE_FAILED}({literal})", text[last:m.start()]))
+        out.append(m.group(0))
+        last = m.end()
+    out.append(pattern.sub(f"{_VARIABLE_FAILED}({literal})", text[last:]))
+    return "".join(out)
+
+
+def _reads_authorizer(expression: str) -> bool:
+    return _AUTHORIZER_WORD.search(_STRING_LITERAL.sub('""', expression)) is not None
+
+
+_AUTHZ = "kubernetes.authorization"
+
+
+@cache
+def _authz_file() -> descriptor_pb2.FileDescriptorProto:
+    """The authorization library's opaque types (library/authz.go), named as cel-go names them."""
+    proto = descriptor_pb2.FileDescriptorProto(name="crdtool/admission/authz.proto", package=_AUTHZ, syntax="proto3")
+    for name in ("Authorizer", "PathCheck", "GroupCheck", "ResourceCheck", "Decision"):
+        proto.message_type.add(name=name)
+    return proto
+
+
+def _authz_functions() -> list[cel.FunctionDecl]:
+    """The authorization library's functions, for type-checking only (they are never evaluated here)."""
+    t = {name: cel.Type(f"{_AUTHZ}.{name}") for name in ("Authorizer", "PathCheck", "GroupCheck", "ResourceCheck",
+                                                           "Decision")}
+    s = cel.Type.STRING
+    overloads: dict[str, list[tuple[str, cel.Type, list[cel.Type]]]] = {
+        "path": [("authorizer_path", t["PathCheck"], [t["Authorizer"], s])],
+        "group": [("authorizer_group", t["GroupCheck"], [t["Authorizer"], s])],
+        "serviceAccount": [("authorizer_serviceaccount", t["Authorizer"], [t["Authorizer"], s, s])],
+        "resource": [("groupcheck_resource", t["ResourceCheck"], [t["GroupCheck"], s])],
+        "subresource": [("resourcecheck_subresource", t["ResourceCheck"], [t["ResourceCheck"], s])],
+        "namespace": [("resourcecheck_namespace", t["ResourceCheck"], [t["ResourceCheck"], s])],
+        "name": [("resourcecheck_name", t["ResourceCheck"], [t["ResourceCheck"], s])],
+        "fieldSelector": [("authorizer_resourcecheck_fieldselector", t["ResourceCheck"], [t["ResourceCheck"], s])],
+        "labelSelector": [("authorizer_resourcecheck_labelselector", t["ResourceCheck"], [t["ResourceCheck"], s])],
+        "check": [("pathcheck_check", t["Decision"], [t["PathCheck"], s]),
+                  ("resourcecheck_check", t["Decision"], [t["ResourceCheck"], s])],
+        "errored": [("decision_errored", cel.Type.BOOL, [t["Decision"]])],
+        "error": [("decision_error", s, [t["Decision"]])],
+        "allowed": [("decision_allowed", cel.Type.BOOL, [t["Decision"]])],
+        "reason": [("decision_reason", s, [t["Decision"]])],
+    }
+    return [cel.FunctionDecl(name, [cel.Overload(oid, result, params, True, _raise) for oid, result, params in ovs])
+            for name, ovs in overloads.items()]
+
+
+def _raise(message: str) -> Any:
+    raise ValueError(message)
+
+
+@cache
+def _eval_env() -> cel.Env:
+    """Every admission variable dynamic, the library's runtime functions, and the failed-variable stand-in."""
+    variables = {name: cel.Type.DYN for name in ("object", "oldObject", "request", "namespaceObject", "params",
+                                                 "variables", "authorizer")}
+    failed = cel.FunctionDecl(_VARIABLE_FAILED, [cel.Overload(f"{_VARIABLE_FAILED}_string", cel.Type.DYN,
+                                                              [cel.Type.STRING], False, _raise)])
+    return cel.NewEnv(descriptor_pool=environment.library_pool(), variables=variables, config=library.config(),
+                      functions=[*library.runtime_functions(), failed])
+
+
+_SIMPLE_NAMES = {"INT": "int", "UINT": "uint", "DOUBLE": "double", "BOOL": "bool", "STRING": "string",
+                 "BYTES": "bytes", "NULL": "null_type", "DYN": "dyn", "DURATION": "google.protobuf.Duration",
+                 "TIMESTAMP": "google.protobuf.Timestamp"}
+
+
+def cel_go_type_name(t: cel.Type, type_names: Mapping[str, str] | None = None) -> str:
+    """cel-go's `Type.String()` of a checked type."""
+    return _type_text(t.name(), type_names or {})
+
+
+def _type_text(name: str, type_names: Mapping[str, str]) -> str:
+    if name in _SIMPLE_NAMES:
+        return _SIMPLE_NAMES[name]
+    head, sep, rest = name.partition("<")
+    if sep and rest.endswith(">"):
+        params = [_type_text(p, type_names) for p in _split(rest[:-1])]
+        base = {"LIST": "list", "MAP": "map", "TYPE": "type"}.get(head, head)
+        return f"{base}({', '.join(params)})"
+    return type_names.get(name, name)
+
+
+def _split(text: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return parts
+
+
+def _decl_type(t: cel.Type) -> DeclType:
+    """convertCelTypeToDeclType: a variable's output type as later expressions see it (objects, and
+    maps keyed by other than strings, are dyn)."""
+    return _decl_type_name(t.name())
+
+
+def _decl_type_name(name: str) -> DeclType:
+    simple = {"INT": "int", "UINT": "int", "DOUBLE": "double", "BOOL": "bool", "STRING": "string",
+              "BYTES": "bytes", "DURATION": "duration", "TIMESTAMP": "timestamp"}
+    if name in simple:
+        return DeclType(simple[name], min_serialized_size=1)
+    head, _, rest = name.partition("<")
+    if head == "LIST":
+        return _list(_decl_type_name(rest[:-1]))
+    if head == "MAP":
+        key, value = _split(rest[:-1])
+        if key == "STRING":
+            return _map(_decl_type_name(value))
+    return DeclType("dyn")

@@ -37,6 +37,7 @@ from typing import Any
 from crdtool.admission import jsonpatch, selectors
 from crdtool.admission import review as admission_review
 from crdtool.admission.chain import Attributes, Inputs, JSONObject, Resource, Status, Verdict
+from crdtool.admission.rules import rule_matches as matches_rule
 from crdtool.model.gofmt import go_json, go_quote
 from crdtool.model.groupversion import try_parse_group_version
 from crdtool.model.jsonvalue import deep_equal, json_copy
@@ -119,30 +120,10 @@ def _configurations(inputs: Inputs, kind: str) -> list[Webhook]:
 
 # ---------------------------------------------------------------- matching (ShouldCallHook)
 
-def _any(items: Any, requested: str) -> bool:
-    """exactOrWildcard."""
-    return isinstance(items, list) and any(item in ("*", requested) for item in items)
-
-
 def rule_matches(rule: JSONObject, attributes: Attributes, resource: Resource) -> bool:
     """rules.Matcher.Matches for the request with `resource` (its own or an equivalent one)."""
-    scope = rule.get("scope") or "*"
-    is_namespace = (resource.group, resource.version, resource.resource) == ("", "v1", "namespaces")
-    if scope == "Namespaced" and (is_namespace or not attributes.namespace):
-        return False
-    if scope == "Cluster" and not (is_namespace or not attributes.namespace):
-        return False
-    if scope not in ("*", "Namespaced", "Cluster"):
-        return False
-    if not _any(rule.get("operations"), attributes.operation):
-        return False
-    if not _any(rule.get("apiGroups"), resource.group) or not _any(rule.get("apiVersions"), resource.version):
-        return False
-    for item in rule.get("resources") or []:
-        res, _, sub = str(item).partition("/")
-        if res in ("*", resource.resource) and sub in ("*", resource.subresource):
-            return True
-    return False
+    return matches_rule(rule, attributes.operation, attributes.namespace, resource.group, resource.version,
+                        resource.resource, resource.subresource)
 
 
 def _namespace_labels(attributes: Attributes, notes: list[str], hook: Webhook) -> dict[str, str]:

@@ -13,11 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from crdtool.admission.rules import rule_matches
 from crdtool.schema.apimachinery import labelselector
 
 __all__ = ["Match", "NamespaceUnknown", "labels_match", "match_resources"]
-
-_NAMESPACES = ("", "v1", "namespaces")
 
 
 @dataclass(frozen=True)
@@ -65,30 +64,10 @@ def _selector_empty(selector: Any) -> bool:
 
 
 def _rule_matches(rule: dict[str, Any], request: Any, resource: tuple[str, str, str]) -> bool:
-    """rules.Matcher.Matches: scope, operation, group, version and resource (with subresource)."""
+    """rules.Matcher.Matches for the request with `resource` (its own or an equivalent one)."""
     group, version, plural = resource
-    scope = rule.get("scope") or "*"
-    is_namespace = resource == _NAMESPACES
-    if scope == "Namespaced" and (is_namespace or not request.namespace):
-        return False
-    if scope == "Cluster" and not (is_namespace or not request.namespace):
-        return False
-    if scope not in ("*", "Namespaced", "Cluster"):
-        return False
-    if not any(op in ("*", request.operation) for op in rule.get("operations") or []):
-        return False
-    if not _exact_or_wildcard(rule.get("apiGroups"), group) or not _exact_or_wildcard(rule.get("apiVersions"), version):
-        return False
-    subresource = request.resource.subresource
-    for entry in rule.get("resources") or []:
-        res, _, sub = str(entry).partition("/")
-        if res in ("*", plural) and (sub == "*" or sub == subresource):
-            return True
-    return False
-
-
-def _exact_or_wildcard(items: Any, requested: str) -> bool:
-    return any(item in ("*", requested) for item in items or [])
+    return rule_matches(rule, request.operation, request.namespace, group, version, plural,
+                        request.resource.subresource)
 
 
 def _rules_match(rules: list[dict[str, Any]], policy: str, request: Any) -> Match | None:

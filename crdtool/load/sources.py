@@ -173,7 +173,7 @@ class _LazyNodes:
         def locate(segments: tuple[Segment, ...]) -> tuple[int, int] | None:
             if not found:
                 if self.nodes is None:
-                    with _without_cyclic_gc():
+                    with without_cyclic_gc():
                         self.nodes = compose_documents(self.text)
                 found.append(node_locator(self.nodes[index] if index < len(self.nodes) else None))
             return found[0](segments)
@@ -206,7 +206,7 @@ def _expand(doc: Document) -> list[Document]:
 
 
 @contextmanager
-def _without_cyclic_gc() -> Iterator[None]:
+def without_cyclic_gc() -> Iterator[None]:
     """Build document trees with the cyclic garbage collector paused, then freeze them.
 
     Millions of freshly made nodes and values make every collection rescan all of them
@@ -232,7 +232,7 @@ def load_inputs(paths: Iterable[str], skipped: Skipped = warn_skipped) -> list[D
     is told to `skipped`.
     """
     docs: list[Document] = []
-    with _without_cyclic_gc():
+    with without_cyclic_gc():
         for given in paths:
             for path in expand_paths([given], skipped):
                 found = read_source(path)

@@ -111,8 +111,13 @@ def nothing_checked(checked: bool, allow_empty: bool, what: str, inputs: tuple[s
     return True
 
 
-def read_documents(paths: tuple[str, ...] | list[str]) -> list[Document]:
-    """All documents of the inputs; unreadable input is an InputError, which `guarded` makes exit code 2."""
+def read_documents(paths: tuple[str, ...] | list[str], jobs: int = 1) -> list[Document]:
+    """All documents of the inputs; unreadable input is an InputError, which `guarded` makes exit code 2.
+    With `jobs` > 1 the files are read by that many worker processes."""
+    if jobs > 1:
+        from crdtool.engine.parallel import run_tasks
+
+        return load_inputs(paths, in_workers=lambda items, work: run_tasks(items, work, jobs))
     return load_inputs(paths)
 
 

@@ -56,8 +56,13 @@ def register(definition: str) -> Callable[[Defaulter], Defaulter]:
 def _registry() -> dict[str, Defaulter]:
     if not _LOADED:
         from crdtool.apis.apps import defaults as _apps  # noqa: F401  (registers)
+        from crdtool.apis.autoscaling import defaults as _autoscaling  # noqa: F401
         from crdtool.apis.batch import defaults as _batch  # noqa: F401
         from crdtool.apis.core import defaults as _core  # noqa: F401
+        from crdtool.apis.networking import defaults as _networking  # noqa: F401
+        from crdtool.apis.rbac import defaults as _rbac  # noqa: F401
+        from crdtool.apis.scheduling import defaults as _scheduling  # noqa: F401
+        from crdtool.apis.storage import defaults as _storage  # noqa: F401
         _LOADED.append(True)
     return _REGISTRY
 

@@ -1,7 +1,8 @@
 """One built-in object through kube-apiserver 1.36's create (or update) handler, as far as crdtool
-reproduces it: decoding (apis.decode), defaulting (apis.defaults), the create strategy's metadata
-preparation and ObjectMeta validation with the kind's name rule (apis.names). The kind's own
-validation (pkg/apis/<group>/validation) is not reproduced yet: `Result.checks` says so.
+reproduces it: decoding (apis.decode), defaulting (apis.defaults), the strategy's metadata
+preparation, ObjectMeta validation with the kind's name rule (apis.names; ValidateObjectMetaUpdate
+against the live object with `--old`), then the kind's own validation where it is reproduced
+(apis.validation's registry). `Result.checks` says which level an object got.
 """
 
 from __future__ import annotations
@@ -14,19 +15,22 @@ from crdtool.apis.defaults import set_object_defaults
 from crdtool.engine.results import Result
 from crdtool.load.document import Document
 from crdtool.model.discovery import BuiltinKind
+from crdtool.model.path import Path
 
-#: What a built-in object's check covers (the JSON output's `checks`).
+#: What a built-in object's check covers (the JSON output's `checks`) when the kind's own
+#: validation is not reproduced; "validation" when it is.
 CHECKS = "decoding,defaulting,metadata"
+FULL_CHECKS = "validation"
 
 
 def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None, op: str = "validate") -> Result:
     """The apiserver's answer for a served built-in kind's object. `request` is the engine's Request
     (namespace, fieldValidation); `op` is "validate", or the single step "prune" or "default"."""
     from crdtool.apis.names import name_rule
+    from crdtool.apis.validation import validation_for
     from crdtool.model.errors import aggregate_message
-    from crdtool.model.path import Path
-    from crdtool.schema.apimachinery.objectmeta import validate_object_meta
-    from crdtool.schema.customresource.strategy import namespace_mismatch, prepare_for_create
+    from crdtool.schema.apimachinery.objectmeta import validate_object_meta, validate_object_meta_update
+    from crdtool.schema.customresource.strategy import namespace_mismatch, prepare_for_create, prepare_for_update
     from crdtool.schema.objectmeta.coerce import handling_error
 
     result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version, version=kind.version,
@@ -57,17 +61,55 @@ def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None
         if mismatch:
             result.status, result.reason = mismatch, "BadRequest"
             return result
-    # `old`: an update is checked as a create for now (ValidateObjectMetaUpdate and the kinds'
-    # update rules are the validation still to come)
-    in_namespace = dict(obj)
-    if kind.namespaced and not meta.get("namespace"):
-        in_namespace["metadata"] = {**meta, "namespace": request.namespace or "default"}
-    prepared = prepare_for_create(in_namespace, SimpleNamespace(status_enabled=True, namespaced=kind.namespaced))
-    errors = validate_object_meta(prepared["metadata"], kind.namespaced, name_rule(kind.group, kind.kind),
-                                  Path.root("metadata"))
+
+    validation = validation_for(kind.group, kind.kind)
+    if validation is not None:
+        result.checks = FULL_CHECKS
+    ctx = SimpleNamespace(status_enabled=True, namespaced=kind.namespaced)
+    live = _decoded_old(old, definition, kind, request) if old is not None else None
+    in_namespace = _in_namespace(obj, kind, request)
+    if live is None:
+        prepared = prepare_for_create(in_namespace, ctx)
+        errors = validate_object_meta(prepared["metadata"], kind.namespaced, name_rule(kind.group, kind.kind),
+                                      Path.root("metadata"))
+        errors += _kube_finalizer_names(prepared["metadata"])
+        if validation is not None:
+            errors += validation.create(prepared)
+    else:
+        prepared, stored = prepare_for_update(in_namespace, live, ctx)
+        errors = validate_object_meta_update(prepared["metadata"], stored["metadata"], Path.root("metadata"))
+        errors += _kube_finalizer_names(prepared["metadata"])
+        if validation is not None:
+            errors += (validation.update(prepared, stored) if validation.update is not None
+                       else validation.create(prepared))
     if errors:
         result.errors = errors
         qualified = kind.kind if not kind.group else f"{kind.kind}.{kind.group}"
         result.status = aggregate_message(qualified, meta.get("name") or "", errors)
         result.reason = "Invalid"
     return result
+
+
+def _in_namespace(obj: dict, kind: BuiltinKind, request) -> dict:
+    """The object with the request's namespace (kubectl's, or "default") when it names none."""
+    meta = obj.get("metadata") or {}
+    if not kind.namespaced or meta.get("namespace"):
+        return obj
+    return {**obj, "metadata": {**meta, "namespace": request.namespace or "default"}}
+
+
+def _decoded_old(old: Document, definition: str, kind: BuiltinKind, request) -> dict | None:
+    """The live object of an update, decoded and defaulted as it was stored; None when it does not
+    decode (then the object is checked as a create)."""
+    decoded = decoding.decode(old.data, openapi.go_type(definition))
+    if decoded.object is None:
+        return None
+    set_object_defaults(decoded.object, definition)
+    return _in_namespace(decoded.object, kind, request)
+
+
+def _kube_finalizer_names(meta: dict):
+    """core's ValidateObjectMeta/ValidateObjectMetaUpdate: validateKubeFinalizerName on each finalizer."""
+    from crdtool.apis.core.meta import validate_kube_finalizer_names
+
+    return validate_kube_finalizer_names(meta.get("finalizers"), Path.root("metadata", "finalizers"))

@@ -8,6 +8,8 @@ quantity is written in is not.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 SPLIT_RE = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
 ERR_FORMAT_WRONG = f"quantities must match the regular expression '{SPLIT_RE}'"
 ERR_NUMERIC = "unable to parse numeric part of quantity"
@@ -102,3 +104,25 @@ def check_quantity(text: str) -> None:
     # off the int64 fast path, inf.Dec's SetString reads the number and refuses one without digits
     if not fast and value.lstrip("+-") in ("", "."):
         raise QuantityError(ERR_NUMERIC)
+
+
+
+def quantity_value(text: str | int | float) -> Fraction:
+    """The exact value of a quantity the decoder accepted (what resource.Quantity's Cmp compares)."""
+    if isinstance(text, (int, float)):
+        return Fraction(text)
+    value, num, denom, suffix = _scan(text)
+    magnitude = Fraction(int(num or "0")) + (Fraction(int(denom), 10 ** len(denom)) if denom else 0)
+    if value.startswith("-"):
+        magnitude = -magnitude
+    if suffix in _BINARY:
+        return magnitude * 2 ** _BINARY[suffix]
+    if suffix in _DECIMAL:
+        return magnitude * Fraction(10) ** _DECIMAL[suffix]
+    return magnitude * Fraction(10) ** int(suffix[1:])
+
+
+def quantity_sign(text: str | int | float) -> int:
+    """Quantity.Sign(): -1, 0 or 1."""
+    v = quantity_value(text)
+    return (v > 0) - (v < 0)

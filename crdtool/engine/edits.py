@@ -25,7 +25,9 @@ def _apply_defaults(result: Result, obj: Any) -> list[str]:
         from crdtool.apis import set_defaults
         from crdtool.model.discovery import lookup_kind
 
-        return set_defaults(obj, lookup_kind(result.api_version, result.kind).builtin)
+        kind = lookup_kind(result.api_version or "", result.kind or "").builtin
+        assert kind is not None, "a result without a CRD version is a served built-in kind's"
+        return set_defaults(obj, kind)
     from crdtool.schema.defaulting.algorithm import apply_defaults
 
     return apply_defaults(obj, result.crd_version.structural)

@@ -8,7 +8,8 @@ validate, and build the status text from the field errors.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from crdtool.engine.results import Result
 from crdtool.errors import InputError
@@ -31,13 +32,13 @@ def is_crd(doc: Document) -> bool:
             and api_version.split("/", 1)[0] == CRD_GROUP)
 
 
-def _rule_compiler():
+def _rule_compiler() -> Any:
     """The compiler of x-kubernetes-validations rules (imported here: the CEL runtime loads only for lint)."""
     from crdtool.cel import rule_compiler
     return rule_compiler
 
 
-def _validate_schema(rule_compiler):
+def _validate_schema(rule_compiler: Any) -> Callable[..., Any]:
     def validate(validation, status_enabled, opts, path):
         return crd_schema.validate_crd_validation(validation, status_enabled, opts, path, rule_compiler=rule_compiler)
 

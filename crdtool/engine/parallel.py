@@ -14,7 +14,7 @@ import multiprocessing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from crdtool.errors import RunEnvironmentError
 from crdtool.load.document import Document
@@ -41,7 +41,7 @@ def crd_key(doc: Document) -> tuple[str, str]:
     """The group and kind a CRD document defines, read as the registry will (v1beta1 has the same fields)."""
     spec = doc.data.get("spec") if isinstance(doc.data, dict) else None
     spec = spec if isinstance(spec, dict) else {}
-    names = spec.get("names") if isinstance(spec.get("names"), dict) else {}
+    names = names if isinstance(names := spec.get("names"), dict) else {}
     return str(spec.get("group") or ""), str(names.get("kind") or "")
 
 
@@ -135,9 +135,9 @@ def run_tasks(tasks: Sequence[T], work: Callable[[T], Any], jobs: int,
         for process, conn in workers:
             hand_out(process, conn)
         while busy:
-            sentinels = {process.sentinel: conn for conn, (process, _) in busy.items()}
+            sentinels: dict[int, Connection] = {process.sentinel: conn for conn, (process, _) in busy.items()}
             for ready in wait([*busy, *sentinels]):
-                conn = sentinels.get(ready, ready)
+                conn = sentinels[ready] if isinstance(ready, int) else cast(Connection, ready)
                 if conn not in busy:
                     continue
                 process, index = busy.pop(conn)

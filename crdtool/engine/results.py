@@ -77,6 +77,12 @@ class Result:
     checks: str = "validation"
 
     @property
+    def partly_checked(self) -> bool:
+        """Whether crdtool checked this document short of the apiserver's whole validation (a built-in
+        kind whose own validation is not reproduced): every summary says so, never a silent pass."""
+        return self.checks not in ("validation", "none")
+
+    @property
     def strict_findings(self) -> list[str]:
         """The duplicate and unknown fields, each once, that the request's fieldValidation reports
         (as errors under Strict, warnings under Warn; none under Ignore)."""

@@ -142,6 +142,7 @@ def _check_builtin(doc: Document, found: KindLookup, request: RunRequest) -> Res
     """A served built-in kind's object through its handler (apis.check)."""
     from crdtool.apis import check
 
+    assert found.builtin is not None, "served kinds carry their BuiltinKind"
     return check(doc, found.builtin, _step(request), _matching_old(request.olds, doc), _op(request))
 
 
@@ -204,7 +205,7 @@ def _check_in_parallel(crds: list[Document], objects: list[Document], request: R
                 result.document = None  # put back by the parent: it has the documents
         lints = list(registry.lint_results)
         for result in lints:
-            result.document = None
+            result.document = None  # type: ignore[assignment]  # (as above)
         return outputs, lints
 
     tasks = plan_tasks(crds, objects)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from crdtool.engine.registry import Registry, ServedVersion
 from crdtool.engine.results import Result
@@ -57,11 +57,11 @@ def _decode(doc: Document, served: ServedVersion, request: Request, result: Resu
     from crdtool.schema.defaulting import algorithm as defaulting
     from crdtool.schema.pruning import algorithm as pruning
 
-    obj = json_copy(doc.data)
+    obj: dict = json_copy(doc.data)
     result.strict_decoding_errors.extend(doc.strict_duplicate_errors())
     if op == "default":
         # Defaulted as given (nothing pruned), unless the apiserver could not decode it at all.
-        decoded = json_copy(obj)
+        decoded: dict = json_copy(obj)
         pruning.prune(decoded, served.structural)
         if not _metadata_decodes(decoded, served, result):
             return None
@@ -125,7 +125,7 @@ def process(doc: Document, served: ServedVersion, request: Request, old: Documen
     if obj is None:
         return result
     result.object = obj
-    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    meta = meta if isinstance(meta := obj.get("metadata"), dict) else {}
     result.namespace = meta.get("namespace") or (request.namespace or "default" if served.namespaced else None)
     result.sent_status = sent_status(served, result.namespace)
     if op != "validate":
@@ -149,7 +149,7 @@ def process(doc: Document, served: ServedVersion, request: Request, old: Documen
     else:
         errors, warnings = resource_validation.validate_create(_in_namespace(obj, served, request), ctx, rules)
     result.errors = errors
-    result.warnings = [w for w in warnings if isinstance(w, str)]
+    result.warnings = [w for w in warnings if isinstance(w, str)]  # the apiserver's
     result.notes = [w for w in warnings if isinstance(w, Note)]  # crdtool's own, passed with the warnings
     if errors:
         result.status = aggregate_message(served.qualified_kind, meta.get("name") or "", errors)
@@ -195,7 +195,7 @@ def unknown_kind(doc: Document, registry: Registry) -> Result:
     return result
 
 
-def _rule_validator(ctx):
+def _rule_validator(ctx: Any) -> Any:
     """The CEL step (a resource_validation.RuleValidator) for the version of `ctx`, if its schema has rules."""
     # The CEL runtime is imported only then.
     if not ctx.has_rules or ctx.structural is None:

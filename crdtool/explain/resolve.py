@@ -36,6 +36,8 @@ class ServedCRD:
     short_names: tuple[str, ...]
     # served version -> its openAPIV3Schema (None without one), in discovery order
     versions: dict[str, dict[str, Any] | None] = field(hash=False)
+    #: a built-in resource (its schema is the vendored types', explain.builtin)
+    builtin: bool = False
 
 
 @dataclass(frozen=True)
@@ -181,8 +183,10 @@ class Mapper:
         self.catalog = catalog
 
     def _find(self, mentions: str, accept: Callable[[ServedCRD], bool]) -> list[ServedCRD]:
-        # groups in discovery order: CRD groups share one priority, then go by name
-        return sorted(self.catalog.find(mentions, accept), key=lambda c: c.group)
+        # groups in discovery order: the built-in groups first, in theirs; CRD groups share one
+        # priority, then go by name
+        found = [r for r in builtin_resources() if accept(r)]
+        return found + sorted(self.catalog.find(mentions, accept), key=lambda c: c.group)
 
     def resources_for(self, resource: str) -> list[tuple[ServedCRD, str]]:
         """ResourcesFor: every (CRD, version) the name matches, highest priority first."""
@@ -228,6 +232,21 @@ class Mapper:
                 return Target(crd, crd.group, version, path)
         crd, version = resources[0]
         return Target(crd, crd.group, version, _fields(nodes[1:], message))
+
+
+@functools.cache
+def builtin_resources() -> tuple[ServedCRD, ...]:
+    """The resources kube-apiserver 1.36 serves, in discovery order, each with its served versions
+    (preferred first), as the RESTMapper sees them beside the CRDs'."""
+    from crdtool.model.discovery import served_kinds
+
+    by_resource: dict[tuple[str, str], list[Any]] = {}
+    for kind in served_kinds():
+        by_resource.setdefault((kind.group, kind.resource), []).append(kind)
+    return tuple(ServedCRD(group=group, kind=kinds[0].kind, plural=resource, singular=kinds[0].singular,
+                           short_names=kinds[0].short_names, versions={k.version: None for k in kinds},
+                           builtin=True)
+                 for (group, resource), kinds in by_resource.items())
 
 
 def _parse_group_version(text: str) -> tuple[str, str]:

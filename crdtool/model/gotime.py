@@ -15,7 +15,8 @@ from __future__ import annotations
 import datetime
 from typing import NamedTuple
 
-__all__ = ["RFC3339", "GoTime", "TimeParseError", "go_duration", "go_duration_nanos", "parse_rfc3339"]
+__all__ = ["RFC3339", "DurationError", "GoTime", "TimeParseError", "go_duration", "go_duration_nanos", "parse_duration",
+           "parse_rfc3339"]
 
 RFC3339 = "2006-01-02T15:04:05Z07:00"
 _LAYOUT = RFC3339.encode()
@@ -198,14 +199,20 @@ _GO_UNITS = {"ns": 1, "us": 1_000, "\u00b5s": 1_000, "\u03bcs": 1_000, "ms": 1_0
              "m": 60 * 10**9, "h": 3600 * 10**9}
 
 
-def go_duration_nanos(s: str) -> int | None:
-    """time.ParseDuration: [-+]?([0-9]*(\\.[0-9]*)?unit)+ in nanoseconds, or None (malformed, or beyond int64)."""
+class DurationError(ValueError):
+    """time.ParseDuration's error, with its text."""
+
+
+def parse_duration(s: str) -> int:
+    """time.ParseDuration: [-+]?([0-9]*(\\.[0-9]*)?unit)+ in nanoseconds; DurationError with Go's text
+    (`time: invalid duration "x"`, `time: missing unit in duration ...`, `time: unknown unit ...`)."""
+    invalid = DurationError("time: invalid duration " + _quote(s.encode("utf-8", "surrogateescape")))
     neg = s[:1] in ("-", "+")
     rest = s[1:] if neg else s
     if rest == "0":
         return 0
     if rest == "":
-        return None
+        raise invalid
     total = 0
     while rest:
         i = 0
@@ -219,25 +226,36 @@ def go_duration_nanos(s: str) -> int | None:
                 j += 1
             frac, rest = rest[1:j], rest[j:]
             if not whole and not frac:
-                return None
+                raise invalid
         elif not whole:
-            return None
+            raise invalid
         k = 0
         while k < len(rest) and rest[k] != "." and rest[k] not in _DIGITS:
             k += 1
+        if k == 0:
+            raise DurationError("time: missing unit in duration " + _quote(s.encode("utf-8", "surrogateescape")))
         unit = _GO_UNITS.get(rest[:k])
         if unit is None:
-            return None
+            raise DurationError("time: unknown unit " + _quote(rest[:k].encode("utf-8", "surrogateescape"))
+                                + " in duration " + _quote(s.encode("utf-8", "surrogateescape")))
         rest = rest[k:]
         value = int(whole or "0")
         if value > (1 << 63) // unit:
-            return None
+            raise invalid
         total += value * unit + (int(frac) * unit // 10 ** len(frac) if frac.strip("0") else 0)
         if total > 1 << 63:
-            return None
+            raise invalid
     if total > (1 << 63) - (0 if s[:1] == "-" else 1):
-        return None
+        raise invalid
     return -total if s[:1] == "-" else total
+
+
+def go_duration_nanos(s: str) -> int | None:
+    """time.ParseDuration in nanoseconds, or None (malformed, or beyond int64)."""
+    try:
+        return parse_duration(s)
+    except DurationError:
+        return None
 
 
 def go_duration(ns: int) -> str:

@@ -89,6 +89,16 @@ def document_label(result: Result) -> str:
     return f"document {doc.index}{item}"
 
 
+def partly_checked(results: list[Result]) -> str:
+    """What the results do not cover of the apiserver's checks ('' when nothing): never a silent pass."""
+    partly = sum(r.partly_checked for r in results)
+    if not partly:
+        return ""
+    objects = "built-in object" if partly == 1 else "built-in objects"
+    return (f"{partly} {objects} checked for decoding, defaults and metadata only (their kinds' own validation "
+            "is not reproduced)")
+
+
 def summary(results: list[Result], noun: str, skipped: list | None = None) -> str:
     """The closing words for one group of results, uncolored, with what was not checked
     (`4 of 5 objects would be rejected; 2 built-in objects not checked`)."""
@@ -103,5 +113,8 @@ def summary(results: list[Result], noun: str, skipped: list | None = None) -> st
         words = f"{refused} of {total} {plural} would be rejected"
     else:
         words = f"{total} {plural} would be accepted"
+    partly = partly_checked(results)
+    if partly:
+        words += f"; {partly}"
     passed = not_checked(skipped or [])
     return f"{words}; {passed}" if passed else words

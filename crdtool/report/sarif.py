@@ -94,6 +94,11 @@ def log(results: list[Result], notes: list[str] | None = None, skipped: list | N
             sarif_results.append(_result(issue, index[issue.rule]))
     invocation: dict[str, Any] = {"executionSuccessful": True}
     notifications = [{"level": "note", "message": {"text": n}} for n in notes or []]
+    from crdtool.report.issues import partly_checked
+
+    partly = partly_checked(results)
+    if partly:
+        notifications.append({"level": "warning", "message": {"text": partly}})
     if skipped:
         from crdtool.engine.skipped import counts, summary
 

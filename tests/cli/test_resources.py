@@ -82,7 +82,9 @@ def test_crds_among_the_inputs_and_unknown_kinds(tmp_path) -> None:
     assert skipped.exit_code == 0 and "skipped stable.example.com/v1, Kind=CronTab" in skipped.output
     assert "no object found; 1 object of a kind no CRD defines skipped" in skipped.output
     deployment = tmp_path / "deploy.yaml"
-    deployment.write_text("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n")
+    deployment.write_text("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n"
+                          "    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n"
+                          "    spec:\n      containers: [{name: web, image: nginx}]\n")
     builtin = run("validate", "--no-color", "-v", "-c", CRD, str(deployment))  # built-in objects are checked
     assert builtin.exit_code == 0 and f"ok {deployment}: Deployment web" in builtin.output
     assert "1 object would be accepted" in builtin.output
@@ -302,7 +304,9 @@ def test_builtin_kinds_are_known_by_the_136_discovery(tmp_path) -> None:
     manifest = tmp_path / "nm.yaml"
     manifest.write_text("apiVersion: v1\nkind: configmap\nmetadata: {name: b, namespace: team}\n---\n"
                         "apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: d}\n---\n"
-                        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ok}\n")
+                        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ok}\n"
+                        "spec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}},"
+                        " spec: {containers: [{name: c, image: nginx}]}}}\n")
     res = run("validate", "--no-color", str(manifest))
     assert res.exit_code == 1
     assert f'{manifest}:1:1: error: no matches for kind "configmap" in version "v1"' in res.output

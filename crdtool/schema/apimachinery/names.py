@@ -186,3 +186,71 @@ def validate_path_segment_name(name: str, prefix: bool) -> list[str]:
             if name == illegal:
                 return [f"may not be '{illegal}'"]
     return [f"may not contain '{c}'" for c in ("/", "%") if c in name]
+
+
+_PORT_NAME_CHARSET_RE = re2.compile("[-a-z0-9]+")
+_PORT_NAME_ONE_LETTER_RE = re2.compile("[a-z]")
+
+
+def is_valid_port_name(port: str) -> list[str]:
+    """IsValidPortName: an IANA_SVC_NAME, at most 15 characters of a-z, 0-9 and single inner hyphens,
+    with a letter."""
+    errs = []
+    if byte_len(port) > 15:
+        errs.append(max_len_error(15))
+    if not _full(_PORT_NAME_CHARSET_RE, port):
+        errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+    if _PORT_NAME_ONE_LETTER_RE.search(port) is None:
+        errs.append("must contain at least one letter (a-z)")
+    if "--" in port:
+        errs.append("must not contain consecutive hyphens")
+    if port and (port[0] == "-" or port[-1] == "-"):
+        errs.append("must not begin or end with a hyphen")
+    return errs
+
+
+_WILDCARD_DNS1123_SUBDOMAIN_FMT = "\\*\\." + _DNS1123_SUBDOMAIN_FMT
+_WILDCARD_DNS1123_SUBDOMAIN_RE = re2.compile(_WILDCARD_DNS1123_SUBDOMAIN_FMT)
+_WILDCARD_DNS1123_SUBDOMAIN_MSG = ("a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS "
+                                   "subdomain, which must consist of lower case alphanumeric characters, '-' or '.' "
+                                   "and end with an alphanumeric character")
+
+
+def is_wildcard_dns1123_subdomain(value: str) -> list[str]:
+    """IsWildcardDNS1123Subdomain (an Ingress rule's or TLS entry's `*.` host)."""
+    errs = []
+    if byte_len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
+        errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
+    if not _full(_WILDCARD_DNS1123_SUBDOMAIN_RE, value):
+        errs.append(regex_error(_WILDCARD_DNS1123_SUBDOMAIN_MSG, _WILDCARD_DNS1123_SUBDOMAIN_FMT, "*.example.com"))
+    return errs
+
+
+_PERCENT_FMT = "[0-9]+%"
+_PERCENT_RE = re2.compile(_PERCENT_FMT)
+
+
+def is_valid_percent(percent: str) -> list[str]:
+    """IsValidPercent: digits and a final '%'."""
+    if _full(_PERCENT_RE, percent):
+        return []
+    return [regex_error("a valid percent string must be a numeric string followed by an ending '%'",
+                        _PERCENT_FMT, "1%", "93%")]
+
+
+_HTTP_PATH_FMT = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+"
+_HTTP_PATH_RE = re2.compile(_HTTP_PATH_FMT)
+
+
+def domain_prefixed_path_errors(value: str) -> list[tuple[str, str]]:
+    """IsDomainPrefixedPath's Invalid findings for a non-empty value, as (bad value, message): a
+    `host/path` whose host is a DNS subdomain and whose path is an HTTP path (an empty value is the
+    caller's Required)."""
+    parts = value.split("/", 1)
+    if len(parts) != 2 or not parts[0] or not parts[1]:
+        return [(value, 'must be a domain-prefixed path (such as "acme.io/foo")')]
+    host, path = parts
+    found = [(host, m) for m in is_dns1123_subdomain(host)]
+    if not _full(_HTTP_PATH_RE, path):
+        found.append((path, regex_error("must be a valid path", _HTTP_PATH_FMT)))
+    return found

@@ -31,6 +31,7 @@ from typing import Any
 
 from crdtool.model.errors import NAMESPACE_MISMATCH, ErrorType, FieldError
 from crdtool.model.gofmt import go_quote, go_type_name, go_value
+from crdtool.model.notes import Note
 from crdtool.model.path import Path
 from crdtool.schema.apimachinery.names import is_qualified_name, name_is_dns_subdomain, validate_path_segment_name
 from crdtool.schema.apimachinery.objectmeta import validate_object_meta, validate_object_meta_update
@@ -46,7 +47,9 @@ __all__ = [
 
 #: The CEL seam: (new object, old object or None on create) -> (field errors, warnings). It receives the
 #: object as the strategy sees it (after PrepareForCreate/PrepareForUpdate) and runs last.
-RuleValidator = Callable[[dict, "dict | None"], tuple[list[FieldError], list[str]]]
+#: Runs a version's CEL rules: their field errors, and the warnings (strings) with crdtool's own notes
+#: (model.notes.Note: rules it could not evaluate) passed along with them.
+RuleValidator = Callable[[dict, "dict | None"], tuple[list[FieldError], list["str | Note"]]]
 
 BLOCKING_RULES_MESSAGE = ("some validation rules were not checked because the object was invalid; "
                           "correct the existing errors to complete validation")
@@ -171,7 +174,7 @@ def prepare_for_create(obj: dict, ctx: ResourceContext) -> dict:
 
 
 def validate_create(obj: dict, ctx: ResourceContext,
-                    rule_validator: RuleValidator | None = None) -> tuple[list[FieldError], list[str]]:
+                    rule_validator: RuleValidator | None = None) -> tuple[list[FieldError], list[str | Note]]:
     """The field errors and warnings of creating `obj` (pruned, defaulted and coerced)."""
     obj = prepare_for_create(obj, ctx)
     errs = _type_meta(obj, ctx)
@@ -219,7 +222,7 @@ def prepare_for_update(obj: dict, old: dict, ctx: ResourceContext) -> tuple[dict
 
 
 def validate_update(obj: dict, old: dict, ctx: ResourceContext,
-                    rule_validator: RuleValidator | None = None) -> tuple[list[FieldError], list[str]]:
+                    rule_validator: RuleValidator | None = None) -> tuple[list[FieldError], list[str | Note]]:
     """The field errors and warnings of updating the stored `old` to `obj` (both pruned, defaulted, coerced)."""
     new, old = prepare_for_update(obj, old, ctx)
     meta, old_meta = new["metadata"], old["metadata"]

@@ -37,7 +37,7 @@ def _cli(*args: str):
 def test_one_entry_skips_sorts_and_keeps_input_order() -> None:
     docs = read_source("in.yaml", "---\n".join([
         CRONTAB.format(name="b", namespace="ns"),
-        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n",
+        "apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: c\n",
         "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n",
         CRONTAB.format(name="a", namespace="ns")]))
     outcome = run(RunRequest(documents=docs, crds=load_inputs([PLAIN_CRD]),

@@ -109,13 +109,13 @@ def test_default_shows_the_apiservers_defaults(tmp_path: Path) -> None:
 
 
 def test_custom_resources_keep_the_validation_level(tmp_path: Path) -> None:
-    fixtures = Path(__file__).resolve().parents[3] / "fixtures" / "crontab"
+    fixtures = Path(__file__).resolve().parents[2] / "fixtures" / "crontab"
     res = run("validate", "--format", "json", "-c", str(fixtures / "crd.yaml"), str(fixtures / "my-crontab.yaml"))
     assert json.loads(res.output)["results"][0]["checks"] == "validation"
 
 
 def test_a_run_without_built_ins_imports_nothing_of_them() -> None:
-    fixtures = Path(__file__).resolve().parents[3] / "fixtures" / "crontab"
+    fixtures = Path(__file__).resolve().parents[2] / "fixtures" / "crontab"
     code = ("import sys\nfrom crdtool.cli import main\n"
             "sys.argv = ['crdtool', 'validate', '-q', '-c', %r, %r]\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
@@ -123,3 +123,84 @@ def test_a_run_without_built_ins_imports_nothing_of_them() -> None:
     out = subprocess.run([sys.executable, "-c", code % (str(fixtures / "crd.yaml"), str(fixtures / "my-crontab.yaml"))],
                          capture_output=True, text=True, check=False)
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout + out.stderr
+
+
+def test_pod_container_port_zero_is_required(tmp_path: Path) -> None:
+    """core's validateContainerPorts through the CLI: the apiserver's text at the port's line."""
+    pod = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web\n"
+           "    image: nginx\n    ports:\n    - containerPort: 70000\n")
+    result = CliRunner().invoke(cli, ["validate", write(tmp_path, pod, "pod.yaml")])
+    assert result.exit_code == 1
+    assert ("pod.yaml:10:7: error: spec.containers[0].ports[0].containerPort: Invalid value: 70000: "
+            "must be between 1 and 65535, inclusive") in result.output
+
+
+def test_secret_checks_say_validation(tmp_path: Path) -> None:
+    """A kind whose validation is reproduced reports `checks: validation` in JSON."""
+    secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ntype: kubernetes.io/tls\ndata: {}\n"
+    result = CliRunner().invoke(cli, ["validate", "--format", "json", write(tmp_path, secret, "s.yaml")])
+    assert result.exit_code == 1
+    assert '"checks": "validation"' in result.output
+    assert "data[tls.crt]: Required value" in result.output
+
+
+CRONJOB = """\
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: nightly
+spec:
+  schedule: "0 2 * * 8"
+  timeZone: Europe/Paris
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers:
+          - name: job
+            image: busybox
+"""
+
+
+def test_a_workload_rule_is_reported_at_its_line_in_the_apiservers_words(tmp_path: Path) -> None:
+    """apps and batch validation through the CLI: a selector that does not match the template's labels,
+    a CronJob schedule robfig/cron refuses; the JSON output says the kind's validation ran."""
+    path = write(tmp_path, DEPLOYMENT.replace("        app: web\n    spec:", "        app: api\n    spec:"))
+    res = run("validate", "--no-color", path)
+    assert res.exit_code == 1, res.output
+    assert (f'{path}:12:7: error: spec.template.metadata.labels: Invalid value: {{"app":"api"}}: `selector` does '
+            "not match template `labels`") in res.output
+    cron = write(tmp_path, CRONJOB, "cron.yaml")
+    res = run("validate", "--no-color", cron)
+    assert res.exit_code == 1
+    assert (f'{cron}:6:3: error: spec.schedule: Invalid value: "0 2 * * 8": end of range (8) above maximum (6): 8'
+            in res.output)
+    out = json.loads(run("validate", "--format", "json", write(tmp_path, DEPLOYMENT)).output)
+    assert out["results"][0]["checks"] == "validation" and out["results"][0]["valid"] is True
+
+
+def test_an_update_changing_a_deployments_selector_is_refused(tmp_path: Path) -> None:
+    live = write(tmp_path, DEPLOYMENT, "live.yaml")
+    changed = write(tmp_path, DEPLOYMENT.replace("app: web", "app: web2"))
+    res = run("validate", "--no-color", "--old", live, changed)
+    assert res.exit_code == 1
+    assert (f'{changed}:7:3: error: spec.selector: Invalid value: {{"matchLabels":{{"app":"web2"}}}}: field is '
+            "immutable") in res.output
+
+
+LEASE = "apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: l\n  namespace: ns\n"
+
+
+def test_a_partly_checked_built_in_object_is_said_so_in_every_summary(tmp_path: Path) -> None:
+    """A kind whose own validation crdtool does not reproduce passes only as far as it was checked."""
+    path = write(tmp_path, LEASE, "lease.yaml")
+    said = "1 built-in object checked for decoding, defaults and metadata only"
+    text = run("validate", "--no-color", path)
+    assert text.exit_code == 0 and said in text.output.splitlines()[-1]
+    assert said in run("validate", "--format", "github", path).output.splitlines()[-1]
+    sarif = json.loads(run("validate", "--format", "sarif", path).output)
+    notifications = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert [n["level"] for n in notifications if said in n["message"]["text"]] == ["warning"]
+    assert json.loads(run("validate", "--format", "json", path).output)["results"][0]["checks"] == (
+        "decoding,defaulting,metadata")

@@ -1,0 +1,237 @@
+"""A pod's spec as core/validation checks it (kubernetes pkg/apis/core/validation/validation.go, 1.36):
+ValidatePodTemplateSpec (used by the workload groups), ValidatePodSpec and what it calls for the
+pod as a whole; the containers are in apis.core.containers, the volumes in apis.core.volumes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from crdtool.model.errors import FieldError
+from crdtool.model.path import Path
+from crdtool.schema.apimachinery.names import (
+    inclusive_range_error,
+    is_dns1123_label,
+    is_qualified_name,
+    is_valid_label_value,
+    name_is_dns_subdomain,
+)
+from crdtool.schema.apimachinery.objectmeta import validate_annotations, validate_labels
+
+
+@dataclass(frozen=True, slots=True)
+class PodValidationOptions:
+    """PodValidationOptions as GetValidationOptionsFromPodSpecAndMeta sets them for a new object with
+    1.36's default feature gates. The fields are the ones crdtool's checks read."""
+
+    #: AllowRelaxedEnvironmentVariableValidation (RelaxedEnvironmentVariableValidation, GA in 1.34).
+    allow_relaxed_env_var_names: bool = True
+    #: AllowPodLifecycleSleepActionZeroValue (PodLifecycleSleepActionAllowZero, on).
+    allow_sleep_zero: bool = True
+    #: AllowSidecarResizePolicy (InPlacePodVerticalScaling, on).
+    allow_sidecar_resize_policy: bool = True
+
+
+DEFAULT_OPTIONS = PodValidationOptions()
+
+
+def validate_pod_template_spec(template: dict | None, path: Path,
+                               opts: PodValidationOptions = DEFAULT_OPTIONS) -> list[FieldError]:
+    """ValidatePodTemplateSpec: the template's labels and annotations, its pod spec (ValidatePodSpec
+    with no pod metadata), and no ephemeral containers. `path` is the template's (e.g.
+    `spec.template`); the template arrives decoded and defaulted."""
+    template = template or {}
+    meta = template.get("metadata") or {}
+    spec = template.get("spec") or {}
+    errs = validate_labels(meta.get("labels"), path.child("labels"))
+    errs += validate_annotations(meta.get("annotations"), path.child("annotations"))
+    errs += validate_pod_specific_annotations(meta.get("annotations"), spec, path.child("annotations"))
+    errs += validate_pod_spec(spec, None, path.child("spec"), opts)
+    if spec.get("ephemeralContainers"):
+        errs.append(FieldError.forbidden(path.child("spec", "ephemeralContainers"),
+                                         "ephemeral containers not allowed in pod template"))
+    return errs
+
+
+def validate_pod_specific_annotations(annotations: dict | None, spec: dict, path: Path) -> list[FieldError]:
+    """ValidatePodSpecificAnnotations: the mirror pod annotation needs spec.nodeName; a deletion cost
+    is a 32-bit integer."""
+    annotations = annotations or {}
+    errs: list[FieldError] = []
+    mirror = "kubernetes.io/config.mirror"
+    if mirror in annotations and not spec.get("nodeName"):
+        errs.append(FieldError.invalid(path.key(mirror), annotations[mirror],
+                                       "must set spec.nodeName if mirror pod annotation is set"))
+    cost = "controller.kubernetes.io/pod-deletion-cost"
+    if cost in annotations and not _is_int32(annotations[cost]):
+        errs.append(FieldError.invalid(path.key(cost), annotations[cost], "must be a 32bit integer"))
+    return errs
+
+
+def _is_int32(text: str) -> bool:
+    """strconv.ParseInt(text, 10, 32) succeeds."""
+    body = text[1:] if text[:1] in "+-" else text
+    if not body or not body.isascii() or not body.isdigit():
+        return False
+    return -(2**31) <= int(text) <= 2**31 - 1
+
+
+def validate_pod_spec(spec: dict, pod_meta: dict | None, path: Path,
+                      opts: PodValidationOptions = DEFAULT_OPTIONS, resource_is_pod: bool = False) -> list[FieldError]:
+    """ValidatePodSpec, in Go's order: terminationGracePeriodSeconds, volumes, containers (regular,
+    init, ephemeral), hostNetwork's ports, restartPolicy, dnsPolicy, nodeSelector, dnsConfig,
+    serviceAccountName, nodeName, activeDeadlineSeconds, hostname, subdomain, tolerations,
+    priorityClassName, preemptionPolicy. Not reproduced: the pod security context, affinity,
+    topology spread constraints, readiness and scheduling gates, host aliases, overhead, os."""
+    from crdtool.apis.core import containers as ctr
+    from crdtool.apis.core import volumes as vol
+
+    errs: list[FieldError] = []
+    grace = spec.get("terminationGracePeriodSeconds")
+    if grace is None:
+        errs.append(FieldError.required(path.child("terminationGracePeriodSeconds")))
+    restart_policy = spec.get("restartPolicy") or ""
+    volumes, volume_errs = vol.validate_volumes(spec.get("volumes"), pod_meta, path.child("volumes"), opts)
+    errs += volume_errs
+    claim_names = {c.get("name") for c in spec.get("resourceClaims") or () if c.get("name")}
+    context = ctr.PodContext(volumes, claim_names, grace, restart_policy, opts)
+    errs += ctr.validate_containers(spec.get("containers"), path.child("containers"), context)
+    errs += ctr.validate_init_containers(spec.get("initContainers"), spec.get("containers"),
+                                         path.child("initContainers"), context)
+    errs += ctr.validate_ephemeral_containers(spec.get("ephemeralContainers"), spec.get("containers"),
+                                              spec.get("initContainers"), path.child("ephemeralContainers"), context)
+    errs += _validate_host_network_deps(spec, path, resource_is_pod)
+    errs += validate_restart_policy(restart_policy, path.child("restartPolicy"))
+    errs += validate_dns_policy(spec.get("dnsPolicy") or "", path.child("dnsPolicy"))
+    errs += validate_labels(spec.get("nodeSelector"), path.child("nodeSelector"))
+    errs += _validate_dns_config(spec.get("dnsConfig"), spec.get("dnsPolicy") or "", path.child("dnsConfig"))
+    for field in ("serviceAccountName", "nodeName"):
+        value = spec.get(field) or ""
+        if value:
+            errs += [FieldError.invalid(path.child(field), value, m) for m in name_is_dns_subdomain(value, False)]
+    deadline = spec.get("activeDeadlineSeconds")
+    if deadline is not None and not 1 <= deadline <= 2**31 - 1:
+        errs.append(FieldError.invalid(path.child("activeDeadlineSeconds"), deadline,
+                                       inclusive_range_error(1, 2**31 - 1)))
+    for field in ("hostname", "subdomain"):
+        value = spec.get(field) or ""
+        if value:
+            errs += [FieldError.invalid(path.child(field), value, m) for m in is_dns1123_label(value)]
+    if spec.get("tolerations"):
+        errs += validate_tolerations(spec["tolerations"], path.child("tolerations"))
+    priority_class = spec.get("priorityClassName") or ""
+    if priority_class:
+        errs += [FieldError.invalid(path.child("priorityClassName"), priority_class, m)
+                 for m in name_is_dns_subdomain(priority_class, False)]
+    preemption = spec.get("preemptionPolicy")
+    if preemption is not None:
+        errs += _one_of(preemption, ("PreemptLowerPriority", "Never"), path.child("preemptionPolicy"))
+    return errs
+
+
+def _one_of(value: str, supported: tuple[str, ...], path: Path) -> list[FieldError]:
+    """The enum switch core/validation writes for each policy: Required when empty, else NotSupported."""
+    if value in supported:
+        return []
+    if not value:
+        return [FieldError.required(path)]
+    return [FieldError.not_supported(path, value, supported)]
+
+
+def _validate_host_network_deps(spec: dict, path: Path, resource_is_pod: bool) -> list[FieldError]:
+    """validatePodHostNetworkDeps: with hostNetwork a port's hostPort equals its containerPort (or,
+    in a template, is unset)."""
+    if not spec.get("hostNetwork"):
+        return []
+    errs: list[FieldError] = []
+    for i, c in enumerate(spec.get("containers") or ()):
+        for j, port in enumerate(c.get("ports") or ()):
+            host, container = port.get("hostPort") or 0, port.get("containerPort") or 0
+            if (resource_is_pod or host != 0) and host != container:
+                errs.append(FieldError.invalid(path.child("containers").index(i).child("ports").index(j)
+                                               .child("hostPort"), host,
+                                               "must match `containerPort` when `hostNetwork` is true"))
+    return errs
+
+
+def _validate_dns_config(config: dict | None, policy: str, path: Path) -> list[FieldError]:
+    """validatePodDNSConfig: dnsPolicy None needs nameservers; at most 3 nameservers and 32
+    searches of 2048 characters in all; searches are DNS subdomains; options are named."""
+    from crdtool.schema.apimachinery.names import is_dns1123_subdomain
+
+    if policy == "None":
+        if config is None:
+            return [FieldError.required(path, "must provide `dnsConfig` when `dnsPolicy` is None")]
+        if not config.get("nameservers"):
+            return [FieldError.required(path.child("nameservers"),
+                                        "must provide at least one DNS nameserver when `dnsPolicy` is None")]
+    if config is None:
+        return []
+    errs: list[FieldError] = []
+    nameservers = config.get("nameservers") or []
+    if len(nameservers) > 3:
+        errs.append(FieldError.invalid(path.child("nameservers"), nameservers, "must not have more than 3 nameservers"))
+    searches = config.get("searches") or []
+    if len(searches) > 32:
+        errs.append(FieldError.invalid(path.child("searches"), searches, "must not have more than 32 search paths"))
+    if len(" ".join(searches)) > 2048:
+        errs.append(FieldError.invalid(path.child("searches"), searches,
+                                       "must not have more than 2048 characters (including spaces) in the search list"))
+    for i, search in enumerate(searches):
+        if search != ".":
+            trimmed = search.removesuffix(".")
+            errs += [FieldError.invalid(path.child("searches").index(i), trimmed, m)
+                     for m in is_dns1123_subdomain(trimmed.replace("_", "a"))]
+    for i, option in enumerate(config.get("options") or ()):
+        if not option.get("name"):
+            errs.append(FieldError.required(path.child("options").index(i), "must not be empty"))
+    return errs
+
+
+_TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+
+
+def validate_tolerations(tolerations: list, path: Path) -> list[FieldError]:
+    """ValidateTolerations: a qualified key; an empty key only with Exists; tolerationSeconds only
+    with NoExecute; Equal's value a label value, Exists' value empty; a known effect."""
+    errs: list[FieldError] = []
+    for i, t in enumerate(tolerations):
+        at = path.index(i)
+        key, operator = t.get("key") or "", t.get("operator") or ""
+        value, effect = t.get("value") or "", t.get("effect") or ""
+        if key:
+            errs += [FieldError.invalid(at.child("key"), key, m) for m in is_qualified_name(key)]
+        if not key and operator != "Exists":
+            errs.append(FieldError.invalid(at.child("operator"), operator,
+                                           'operator must be Exists when `key` is empty, which means '
+                                           '"match all values and all keys"'))
+        if t.get("tolerationSeconds") is not None and effect != "NoExecute":
+            errs.append(FieldError.invalid(at.child("effect"), effect,
+                                           "effect must be 'NoExecute' when `tolerationSeconds` is set"))
+        if operator in ("Equal", ""):
+            msgs = is_valid_label_value(value)
+            if msgs:
+                errs.append(FieldError.invalid(at.child("operator"), value, ";".join(msgs)))
+        elif operator == "Exists":
+            if value:
+                errs.append(FieldError.invalid(at.child("operator"), value,
+                                               "value must be empty when `operator` is 'Exists'"))
+        else:
+            errs.append(FieldError.not_supported(at.child("operator"), operator, ("Equal", "Exists")))
+        if effect and effect not in _TAINT_EFFECTS:
+            errs.append(FieldError.not_supported(at.child("effect"), effect, _TAINT_EFFECTS))
+    return errs
+
+
+_RESTART_POLICIES = ("Always", "OnFailure", "Never")
+_DNS_POLICIES = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
+
+
+def validate_restart_policy(policy: str, path: Path) -> list[FieldError]:
+    """validateRestartPolicy."""
+    return _one_of(policy, _RESTART_POLICIES, path)
+
+
+def validate_dns_policy(policy: str, path: Path) -> list[FieldError]:
+    """validateDNSPolicy."""
+    return _one_of(policy, _DNS_POLICIES, path)

@@ -1,0 +1,128 @@
+"""A container's resources as core/validation checks them (ValidateResourceRequirements /
+ValidateContainerResourceRequirements, ValidateResourceQuantityValue, validateContainerResourceName,
+validateResourceClaimNames; kubernetes pkg/apis/core/validation/validation.go, 1.36).
+
+A quantity's bad value is shown as written: the apiserver shows Quantity.String(), its canonical
+form, which is the same text for the usual spellings (`500m`, `2`, `1Gi`) but not for all
+(`0.5` is shown `500m` by the apiserver).
+"""
+
+from __future__ import annotations
+
+from crdtool.apis.quantity import quantity_value
+from crdtool.model.errors import FieldError, TypedString
+from crdtool.model.path import Path
+from crdtool.schema.apimachinery.names import is_qualified_name
+
+_STANDARD_CONTAINER_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"})
+_QOS_RESOURCES = frozenset({"cpu", "memory"})
+IS_NEGATIVE = "must be greater than or equal to 0"
+
+
+def _text(quantity: str | int | float) -> str:
+    return quantity if isinstance(quantity, str) else str(quantity)
+
+
+def is_huge_page(name: str) -> bool:
+    """helper.IsHugePageResourceName."""
+    return name.startswith("hugepages-")
+
+
+def is_native(name: str) -> bool:
+    """helper.IsNativeResource: no domain, or a kubernetes.io one."""
+    return "/" not in name or "kubernetes.io/" in name
+
+
+def is_extended(name: str) -> bool:
+    """helper.IsExtendedResourceName: a domain-qualified non-native name that, prefixed with
+    `requests.`, is still a qualified name."""
+    if is_native(name) or name.startswith("requests."):
+        return False
+    return not is_qualified_name("requests." + name)
+
+
+def is_overcommit_allowed(name: str) -> bool:
+    """helper.IsOvercommitAllowed: native resources other than huge pages."""
+    return is_native(name) and not is_huge_page(name)
+
+
+def validate_resource_quantity_value(name: str, quantity: str | int | float, path: Path) -> list[FieldError]:
+    """ValidateResourceQuantityValue: not negative; whole for integer (extended) resources."""
+    value = quantity_value(quantity)
+    errs = []
+    if value < 0:
+        errs.append(FieldError.invalid(path, _text(quantity), IS_NEGATIVE))
+    if is_extended(name) and (value * 1000) % 1000 != 0:
+        errs.append(FieldError.invalid(path, TypedString(_text(quantity)), "must be an integer"))
+    return errs
+
+
+def validate_container_resource_name(name: str, path: Path) -> list[FieldError]:
+    """validateContainerResourceName: a qualified name; a standard one without a domain; an
+    extended resource's form with one."""
+    errs = [FieldError.invalid(path, TypedString(name), m) for m in is_qualified_name(name)]
+    if "/" not in name:
+        if name not in _STANDARD_CONTAINER_RESOURCES and not is_huge_page(name):
+            errs.append(FieldError.invalid(path, TypedString(name), "must be a standard resource for containers"))
+    elif not is_native(name) and not is_extended(name):
+        errs.append(FieldError.invalid(path, TypedString(name), "doesn't follow extended resource name standard"))
+    return errs
+
+
+def validate_container_resource_requirements(requirements: dict | None, claim_names: set[str],
+                                             path: Path) -> list[FieldError]:
+    """ValidateResourceRequirements: names and quantities of limits and requests; a request at most
+    its limit (equal to it for resources that cannot be overcommitted, which need a limit); huge
+    pages beside cpu or memory; claims named in pod.spec.resourceClaims."""
+    requirements = requirements or {}
+    limits: dict = requirements.get("limits") or {}
+    requests: dict = requirements.get("requests") or {}
+    lim_path, req_path = path.child("limits"), path.child("requests")
+    errs: list[FieldError] = []
+    cpu_or_memory = huge_pages = False
+    for name, quantity in limits.items():
+        at = lim_path.key(name)
+        errs += validate_container_resource_name(name, at)
+        errs += validate_resource_quantity_value(name, quantity, at)
+        huge_pages |= is_huge_page(name)
+        cpu_or_memory |= name in _QOS_RESOURCES
+    for name, quantity in requests.items():
+        at = req_path.key(name)
+        errs += validate_container_resource_name(name, at)
+        errs += validate_resource_quantity_value(name, quantity, at)
+        if name in limits:
+            limit = limits[name]
+            request_value, limit_value = quantity_value(quantity), quantity_value(limit)
+            if request_value != limit_value and not is_overcommit_allowed(name):
+                errs.append(FieldError.invalid(req_path, _text(quantity),
+                                               f"must be equal to {name} limit of {_text(limit)}"))
+            elif request_value > limit_value:
+                errs.append(FieldError.invalid(req_path, _text(quantity),
+                                               f"must be less than or equal to {name} limit of {_text(limit)}"))
+        elif not is_overcommit_allowed(name):
+            errs.append(FieldError.required(lim_path, "Limit must be set for non overcommitable resources"))
+        huge_pages |= is_huge_page(name)
+        cpu_or_memory |= name in _QOS_RESOURCES
+    if huge_pages and not cpu_or_memory:
+        errs.append(FieldError.forbidden(path, "HugePages require cpu or memory"))
+    errs += _validate_claim_names(requirements.get("claims"), claim_names, path.child("claims"))
+    return errs
+
+
+def _validate_claim_names(claims: list | None, pod_claims: set[str], path: Path) -> list[FieldError]:
+    """validateResourceClaimNames."""
+    errs: list[FieldError] = []
+    seen: set[str] = set()
+    for i, claim in enumerate(claims or ()):
+        name = claim.get("name") or ""
+        if not name:
+            errs.append(FieldError.required(path.index(i)))
+            continue
+        if name in seen:
+            errs.append(FieldError.duplicate(path.index(i), name))
+        seen.add(name)
+        if name not in pod_claims:
+            detail = "must be one of the names in pod.spec.resourceClaims"
+            detail += " which is empty" if not pod_claims else ": " + ", ".join(sorted(pod_claims))
+            errs.append(FieldError(FieldError.not_found(path.index(i), name).type, path.index(i), name, detail))
+    return errs

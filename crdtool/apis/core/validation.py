@@ -1,0 +1,21 @@
+"""The core group's validation (kubernetes pkg/apis/core/validation, 1.36): the kinds registered in
+`VALIDATORS` (see apis.validation), and `validate_pod_template_spec`, which the workload groups
+(apps, batch) call for their pod templates.
+
+Objects arrive decoded and defaulted as JSON values (dicts, lists, str, int, bool); a field absent
+from the JSON is Go's zero value. Go iterates maps in random order; document order is used here.
+"""
+
+from __future__ import annotations
+
+from crdtool.apis.core import kinds
+from crdtool.apis.core.pods import DEFAULT_OPTIONS, PodValidationOptions, validate_pod_template_spec
+from crdtool.apis.validation import KindValidation
+
+__all__ = ["DEFAULT_OPTIONS", "PodValidationOptions", "VALIDATORS", "validate_pod_template_spec"]
+
+VALIDATORS: dict[str, KindValidation] = {
+    "Pod": KindValidation(kinds.validate_pod),
+    "ConfigMap": KindValidation(kinds.validate_config_map, kinds.validate_config_map_update),
+    "Secret": KindValidation(kinds.validate_secret, kinds.validate_secret_update),
+}

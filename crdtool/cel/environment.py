@@ -41,12 +41,17 @@ def optional_old_self_eval(rule: str) -> str:
 
 
 def check_env(types: SchemaTypes, declare_old_self: bool = True) -> cel.Env:
-    """The type-checking environment of a node whose `self` has the given schema types."""
-    variables = {"self": types.self_type}
-    if declare_old_self:
-        variables["oldSelf"] = types.self_type
-    return cel.NewEnv(descriptor_pool=types.pool, variables=variables, config=library.config(),
-                      functions=library.functions())
+    """The type-checking environment of a node whose `self` has the given schema types, made once per
+    node and kept with its types: making one reads every message type of the node, and so does an
+    environment's first compile (a node with thousands of fields and as many rules was quadratic)."""
+    env = types.check_envs.get(declare_old_self)
+    if env is None:
+        variables = {"self": types.self_type}
+        if declare_old_self:
+            variables["oldSelf"] = types.self_type
+        env = types.check_envs[declare_old_self] = cel.NewEnv(
+            descriptor_pool=types.pool, variables=variables, config=library.config(), functions=library.functions())
+    return env
 
 
 @cache

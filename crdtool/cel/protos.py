@@ -59,6 +59,8 @@ class SchemaTypes:
     #: Whether two fields of a message share a camelCase name (`jwks_uri`, `jwksUri`): harmless for CEL,
     #: but protobuf logs a warning to stderr when the checker first reads such a message.
     json_name_clash: bool = False
+    #: The checking environments made for these types (environment.check_env), by whether oldSelf is declared.
+    check_envs: dict[bool, cel.Env] = field(default_factory=dict, repr=False, compare=False)
 
 
 class _Builder:

@@ -75,18 +75,20 @@ def change_command(name: str, summary: str, objects_help: str) -> click.Command:
 
 @dataclass(frozen=True, slots=True)
 class FileChange:
-    """One input file: its text as read, and as --write writes it (the same text when nothing changes)."""
+    """One input file: its text as read, and as --write writes it (the same text when nothing changes),
+    with the stretches of the old text that changed (old start, old end, new start, new end)."""
 
     path: str
     old: str
     new: str
+    changes: tuple[tuple[int, int, int, int], ...] = ()
 
 
 def plan_files(changes: list[tuple[Document, Any]]) -> list[FileChange]:
     """Each file holding one of the documents, in order, with its new text: the documents changed to
     their new values (None: unchanged). The one place a file's new text is made, for the diff and
     for --write alike."""
-    from crdtool.load.edit import EditError, edit_text
+    from crdtool.load.edit import EditError, edit_file
 
     texts: dict[str, str] = {}
     targets: dict[str, dict[int | tuple[int, int], tuple[Any, Any]]] = {}
@@ -98,10 +100,10 @@ def plan_files(changes: list[tuple[Document, Any]]) -> list[FileChange]:
     files = []
     for path, text in texts.items():
         try:
-            new = edit_text(text, targets[path]) if targets[path] else text
+            new, changes = edit_file(text, targets[path]) if targets[path] else (text, [])
         except EditError as err:
             raise InputError(path, f"cannot write the change into the file: {err}") from None
-        files.append(FileChange(path, text, new))
+        files.append(FileChange(path, text, new, tuple(changes)))
     return files
 
 
@@ -123,7 +125,7 @@ def _print_diffs(results: list, files: list[FileChange], color: bool, notes: lis
             doc = r.document
             label = f"{doc.source}#{doc.index}" + (f" items[{doc.item}]" if doc.item is not None else "")
             out.print(f"{label}: error: {kubectl.error_text(r).strip()}", highlight=False, markup=False)
-        lines = file_diff(file.path, file.old, file.new)
+        lines = file_diff(file.path, file.old, file.new, file.changes)
         if lines:
             print_diff(out, lines)
         elif not resolve_quiet():

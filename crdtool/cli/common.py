@@ -111,9 +111,14 @@ def nothing_checked(checked: bool, allow_empty: bool, what: str, inputs: tuple[s
     return True
 
 
-def read_documents(paths: tuple[str, ...] | list[str], cached: bool = False) -> list[Document]:
+def read_documents(paths: tuple[str, ...] | list[str], jobs: int = 1, cached: bool = False) -> list[Document]:
     """All documents of the inputs; unreadable input is an InputError, which `guarded` makes exit code 2.
-    `cached`: CRD files, read through the run's cache (load.cached) unless it is off."""
+    With `jobs` > 1 the files are read by that many worker processes; else `cached` (CRD files) reads
+    them through the run's cache (load.cached) unless it is off."""
+    if jobs > 1:
+        from crdtool.engine.parallel import run_tasks
+
+        return load_inputs(paths, in_workers=lambda items, work: run_tasks(items, work, jobs))
     if not cached:
         return load_inputs(paths)
     from crdtool.cli.settings import current_cache

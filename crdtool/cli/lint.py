@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -39,11 +40,14 @@ from crdtool.config import FIELD_VALIDATION
               show_default=True, help="How unknown and duplicate fields count, as kubectl's --validate.")
 @click.option("--costs", is_flag=True,
               help="List every CEL rule's estimated cost against the apiserver's per-rule and per-CRD budgets.")
+@click.option("-j", "--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes: the files are read and the CRDs linted by N processes (the results "
+                   "and their order are those of one process).")
 @verbose_option("Also say which documents were passed over (not CRDs).")
 @allow_empty_option
 @output_options
 def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[str, ...], fail_on: str,
-            field_validation: str, costs: bool, output_format: str | None, no_color: bool,
+            field_validation: str, costs: bool, jobs: int, output_format: str | None, no_color: bool,
             allow_empty: bool) -> None:
     """Lint every CustomResourceDefinition in PATHS (files, folders, or - for stdin) as the
     apiserver validates a create (or, with --old or --against, an update). Exit 0 when all would be
@@ -57,7 +61,7 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
         from crdtool.engine.lint import is_crd, lint
         from crdtool.engine.skipped import Skipped
 
-        docs = read_documents(paths, cached=True)
+        docs = read_documents(paths, jobs, cached=True)
         skipped = [Skipped(d.source, d.index, d.api_version, d.kind, "not-a-crd", "not a CustomResourceDefinition")
                    for d in docs if not is_crd(d)]
         if nothing_checked(len(skipped) < len(docs), allow_empty, "CustomResourceDefinition", paths, skipped):
@@ -75,7 +79,9 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
                 notes.append(f"not compared (no new CRD of the same name): {names}")
         else:
             old_docs = read_documents(old_paths) if old_paths else None
-            results = lint(docs, old_docs, costs=costs, store=current_cache())
+            store = current_cache()
+            results = (lint(docs, old_docs, costs=costs, store=store) if jobs == 1
+                       else _lint_in_workers(docs, old_docs, costs, jobs, store))
         for r in results:
             r.field_validation = field_validation
         emit(results, fmt, color, "CustomResourceDefinition", notes=notes, skipped=skipped)
@@ -95,3 +101,30 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
         return EXIT_OK
 
     sys.exit(guarded(run))
+
+
+#: CRDs per task of `lint --jobs`: a task's set-up is small, and small tasks keep the workers busy to the end.
+LINT_CHUNK = 4
+
+
+def _lint_in_workers(docs: list, old_docs: list | None, costs: bool, jobs: int, store: Any) -> list:
+    """engine.lint.lint's results over `jobs` worker processes, in the same order: the CRDs are shared
+    out in small tasks; results come back without their documents, which are put back here."""
+    from crdtool.engine.lint import is_crd, lint
+    from crdtool.engine.parallel import run_tasks
+
+    crds = [d for d in docs if is_crd(d)]
+    tasks = [tuple(range(start, min(start + LINT_CHUNK, len(crds)))) for start in range(0, len(crds), LINT_CHUNK)]
+
+    def work(task: tuple[int, ...]) -> list:
+        results = lint([crds[i] for i in task], old_docs, costs=costs, store=store)
+        for result in results:
+            result.document = None
+        return results
+
+    results = []
+    for task, task_results in zip(tasks, run_tasks(tasks, work, jobs), strict=True):
+        for i, result in zip(task, task_results, strict=True):
+            result.document = crds[i]
+            results.append(result)
+    return results

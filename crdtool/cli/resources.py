@@ -50,8 +50,8 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
     """Read the inputs, CRDs and stored objects, and run the engine's `op` on them (engine.run)."""
     from crdtool.engine.run import RunRequest, run
 
-    docs = read_documents(paths)
-    crds = read_documents(crd_paths, cached=True) if crd_paths else []
+    docs = read_documents(paths, jobs)
+    crds = read_documents(crd_paths, jobs, cached=True) if crd_paths else []
     olds = read_documents(old_paths) if old_paths else []
     with _ProgressBar() as progress:
         return run(RunRequest(

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from crdtool.errors import RunEnvironmentError
 from crdtool.load.document import Document
 from crdtool.model.groupversion import group_of
 
 __all__ = ["Task", "WorkerError", "plan_tasks", "run_tasks"]
+
+T = TypeVar("T")
 
 #: Objects per task: small enough to share a large group between the workers and show progress,
 #: large enough that a task's set-up is a small part of it.
@@ -74,7 +76,7 @@ class WorkerError(RunEnvironmentError):
 
 
 # The work of the forked processes: set before they are forked, inherited by them.
-_work: Callable[[Task], Any] | None = None
+_work: Callable[[Any], Any] | None = None
 
 
 def _serve(conn: Connection) -> None:
@@ -97,10 +99,11 @@ def _serve(conn: Connection) -> None:
             conn.send((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
 
 
-def run_tasks(tasks: list[Task], work: Callable[[Task], Any], jobs: int,
+def run_tasks(tasks: Sequence[T], work: Callable[[T], Any], jobs: int,
               progress: Callable[[int], None] | None = None) -> list[Any]:
     """`work(task)` for every task over `jobs` forked processes; the outputs in the tasks' order.
-    `progress(n)` is told of each task's objects as it completes. A worker that raises makes this
+    `progress(n)` is told of each Task's objects as it completes (tasks may be anything picklable:
+    the files that workers read, too). A worker that raises makes this
     raise the same; one that cannot start or ends without an answer is a WorkerError. No helper
     threads: the calling thread waits on the workers' pipes and process sentinels, so a dead worker
     is seen at once, and every worker is stopped before this returns or raises."""
@@ -147,8 +150,9 @@ def run_tasks(tasks: list[Task], work: Callable[[Task], Any], jobs: int,
                 if not ok:
                     raise payload
                 outputs[index] = payload
-                if progress is not None:
-                    progress(len(tasks[index].objects))
+                done = tasks[index]
+                if progress is not None and isinstance(done, Task):
+                    progress(len(done.objects))
                 hand_out(process, conn)
     finally:
         _work = None

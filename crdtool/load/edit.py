@@ -25,6 +25,7 @@ from yaml.nodes import CollectionNode, MappingNode, Node, ScalarNode, SequenceNo
 
 from crdtool.load import fragments
 from crdtool.load.gotyping import key_string
+from crdtool.load.sources import without_cyclic_gc
 from crdtool.load.yamlreader import YAMLInputError, compose_documents, construct, read_json, scalar_value
 from crdtool.model.gounquote import replace_lone_surrogate_escapes
 from crdtool.model.jsonvalue import deep_equal
@@ -50,6 +51,11 @@ class _Edit:
     text: str
 
 
+#: A stretch of the old text, [start, end), that became [new_start, new_end) of the new text; the diff
+#: of a large file looks only at these (comparing all of its lines would take minutes).
+Change = tuple[int, int, int, int]
+
+
 def json_value(text: str) -> tuple[bool, Any]:
     """(True, value) for a file crdtool reads as one JSON document, else (False, None)."""
     if not text.lstrip().startswith("{"):
@@ -63,6 +69,11 @@ def json_value(text: str) -> tuple[bool, Any]:
 def edit_text(text: str, targets: dict[Key, tuple[Any, Any]]) -> str:
     """`text` with documents changed from their value as read to a new one: `targets` maps a document's
     index, or (index, item) for an item of a `kind: List`, to (as read, new value)."""
+    return edit_file(text, targets)[0]
+
+
+def edit_file(text: str, targets: dict[Key, tuple[Any, Any]]) -> tuple[str, list[Change]]:
+    """The new text as `edit_text` makes it, and the stretches of the old text it replaced, in order."""
     source = _Source(text)
     expected = list(source.values)
     plans: dict[int, list[tuple[tuple[Segment, ...], Any, Any]]] = {}
@@ -79,36 +90,41 @@ def edit_text(text: str, targets: dict[Key, tuple[Any, Any]]) -> str:
     whole: set[int] = set()
     while True:
         edits: list[_Edit] = []
-        for index, changes in plans.items():
-            edits.extend(source.document_edits(index, changes, expected[index], index in whole))
+        for index, planned in plans.items():
+            edits.extend(source.document_edits(index, planned, expected[index], index in whole))
         try:
-            new = _apply(text, edits)
+            new, changes = _apply(text, edits)
         except _Whole:
-            new = None
+            new, changes = None, []
         got = source.read_back(new) if new is not None else None
         if got is not None and len(got) == len(expected):
             wrong = {i for i, (a, b) in enumerate(zip(got, expected, strict=True)) if not deep_equal(a, b)}
         else:
             wrong = set(plans)
         if not wrong:
-            return new  # type: ignore[return-value]
+            return new, changes  # type: ignore[return-value]
         if wrong <= whole or not wrong <= set(plans):
             raise EditError("the change cannot be written into the file as it is written")
         whole |= wrong
 
 
-def _apply(text: str, edits: list[_Edit]) -> str:
-    """The text with the edits made; edits at one place keep the order they were made in."""
+def _apply(text: str, edits: list[_Edit]) -> tuple[str, list[Change]]:
+    """The text with the edits made, and the stretches they replaced; edits at one place keep the order
+    they were made in."""
     out: list[str] = []
+    changes: list[Change] = []
     done = 0
+    shift = 0  # how much longer the new text is than the old, before `done`
     for edit in sorted(edits, key=lambda e: (e.start, e.end)):
         if edit.start < done:
             raise _Whole
         out.append(text[done:edit.start])
         out.append(edit.text)
+        changes.append((edit.start, edit.end, edit.start + shift, edit.start + shift + len(edit.text)))
+        shift += len(edit.text) - (edit.end - edit.start)
         done = edit.end
     out.append(text[done:])
-    return "".join(out)
+    return "".join(out), changes
 
 
 def _style(text: str) -> fragments.Style:
@@ -140,8 +156,9 @@ class _Source:
         # a JSON file's layout from its structure alone: escaped surrogates (lone or paired) keep their offsets
         structure = replace_lone_surrogate_escapes(text, keep_pairs=False) if self.is_json else text
         try:
-            self.nodes: list[Node | None] = compose_documents(structure)
-            self.values: list[Any] = [value] if self.is_json else _values(self.nodes)
+            with without_cyclic_gc():  # a large file's millions of nodes, as when it was read
+                self.nodes: list[Node | None] = compose_documents(structure)
+                self.values: list[Any] = [value] if self.is_json else _values(self.nodes)
         except YAMLInputError as err:
             raise EditError(f"cannot read the file's layout: {err.message}") from None
         if len(self.nodes) != len(self.values):
@@ -156,7 +173,8 @@ class _Source:
             is_json, value = json_value(text)
             return [value] if is_json else None
         try:
-            return _values(compose_documents(text))
+            with without_cyclic_gc():
+                return _values(compose_documents(text))
         except YAMLInputError:
             return None
 

@@ -8,11 +8,12 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from typing import Any, NamedTuple
 
 from yaml.nodes import Node
 
 from crdtool.errors import InputError
-from crdtool.load.document import Document, Locator
+from crdtool.load.document import Document, DuplicateKey, Locator
 from crdtool.load.yamlreader import YAMLInputError, compose_documents, node_locator, read_json, read_yaml_stream
 from crdtool.model.gounquote import replace_lone_surrogate_escapes
 from crdtool.model.path import Segment
@@ -113,6 +114,23 @@ def read_source(path: str, text: str | None = None) -> list[Document]:
 
     Empty documents are skipped, as kubectl skips them.
     """
+    return documents_of(read_parts(path, text))
+
+
+class SourceParts(NamedTuple):
+    """What reading one input gives, in a form that crosses a process boundary (a worker reads, the
+    parent keeps the documents): the name shown, the text, whether it is read as JSON, and each
+    document's (index in the stream, value, duplicate keys). Positions are not carried: they are
+    composed again from the text, only if a finding needs one."""
+
+    display: str
+    text: str
+    json: bool
+    documents: list[tuple[int, Any, list[DuplicateKey]]]
+
+
+def read_parts(path: str, text: str | None = None) -> SourceParts:
+    """One input read (see `read_source`); InputError if it cannot be."""
     if text is None:
         text = read_text(path)
     display = "<stdin>" if path == "-" else path
@@ -128,15 +146,12 @@ def read_source(path: str, text: str | None = None) -> list[Document]:
             if not isinstance(data, dict):
                 raise InputError(display, f"a Kubernetes object must be a mapping, but the document is "
                                  f"{_json_kind(data)}", 1, 1)
-            # positions come from the structure alone: escaped surrogates (lone or paired) read as one character
-            structure = replace_lone_surrogate_escapes(text, keep_pairs=False)
-            return _expand(Document(display, 0, data, text, _lazy_locator(structure), duplicate_keys=duplicates))
+            return SourceParts(display, text, True, [(0, data, duplicates)])
     try:
         stream = read_yaml_stream(text)
     except YAMLInputError as err:
         raise InputError(display, err.message, err.line, err.column) from None
-    docs: list[Document] = []
-    nodes = _LazyNodes(text)
+    docs: list[tuple[int, Any, list[DuplicateKey]]] = []
     for index, (data, node, duplicates) in enumerate(stream):
         if data is None:
             continue
@@ -145,8 +160,23 @@ def read_source(path: str, text: str | None = None) -> list[Document]:
             raise InputError(display, f"a Kubernetes object must be a mapping, but document {index} is "
                              f"{_json_kind(data)}", mark.line + 1 if mark else None,
                              mark.column + 1 if mark else None)
-        docs.extend(_expand(Document(display, index, data, text, nodes.locator(index), duplicate_keys=duplicates)))
-    return docs
+        docs.append((index, data, duplicates))
+    return SourceParts(display, text, False, docs)
+
+
+def documents_of(parts: SourceParts) -> list[Document]:
+    """The Documents of an input read, each locating its nodes (composed again when first asked)."""
+    text = parts.text
+    if parts.json:
+        # positions come from the structure alone: escaped surrogates (lone or paired) read as one character
+        structure = replace_lone_surrogate_escapes(text, keep_pairs=False)
+        return [d for index, data, duplicates in parts.documents
+                for d in _expand(Document(parts.display, index, data, text, _lazy_locator(structure),
+                                          duplicate_keys=duplicates))]
+    nodes = _LazyNodes(text)
+    return [d for index, data, duplicates in parts.documents
+            for d in _expand(Document(parts.display, index, data, text, nodes.locator(index),
+                                      duplicate_keys=duplicates))]
 
 
 def _json_kind(value: object) -> str:
@@ -173,7 +203,7 @@ class _LazyNodes:
         def locate(segments: tuple[Segment, ...]) -> tuple[int, int] | None:
             if not found:
                 if self.nodes is None:
-                    with _without_cyclic_gc():
+                    with without_cyclic_gc():
                         self.nodes = compose_documents(self.text)
                 found.append(node_locator(self.nodes[index] if index < len(self.nodes) else None))
             return found[0](segments)
@@ -206,7 +236,7 @@ def _expand(doc: Document) -> list[Document]:
 
 
 @contextmanager
-def _without_cyclic_gc() -> Iterator[None]:
+def without_cyclic_gc() -> Iterator[None]:
     """Build document trees with the cyclic garbage collector paused, then freeze them.
 
     Millions of freshly made nodes and values make every collection rescan all of them
@@ -223,17 +253,26 @@ def _without_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
+#: Runs `work` on every item, in worker processes, and gives the outputs in the items' order.
+MapInWorkers = Callable[[list[str], Callable[[str], Any]], list[Any]]
+
+
 def load_inputs(paths: Iterable[str], skipped: Skipped = warn_skipped,
-                read: Callable[[str], list[Document]] = read_source) -> list[Document]:
+                read: Callable[[str], list[Document]] = read_source,
+                in_workers: MapInWorkers | None = None) -> list[Document]:
     """Every document of every input, in order; InputError on the first unreadable one.
 
     A file named on the command line that holds no object is an error (as `kubectl
     apply -f` says "no objects passed"); empty files met while walking a folder are skipped.
     What a folder walk passes over (not a regular file, a subfolder that cannot be read)
-    is told to `skipped`. `read` reads one file (load.cached reads through the cache).
+    is told to `skipped`. `read` reads one file (load.cached reads through the cache). With
+    `in_workers` (`--jobs`), the files are read in worker processes (the walk and stdin stay
+    here); the documents and errors are the same, in the same order.
     """
     docs: list[Document] = []
-    with _without_cyclic_gc():
+    with without_cyclic_gc():
+        if in_workers is not None:
+            return _load_in_workers(list(paths), skipped, in_workers)
         for given in paths:
             for path in expand_paths([given], skipped):
                 found = read(path)
@@ -241,3 +280,58 @@ def load_inputs(paths: Iterable[str], skipped: Skipped = warn_skipped,
                     raise InputError("<stdin>" if path == "-" else path, "no objects found (the input is empty)")
                 docs.extend(found)
     return docs
+
+
+def _load_in_workers(paths: list[str], skipped: Skipped, in_workers: MapInWorkers) -> list[Document]:
+    """load_inputs with the files read by workers: every file up to the first path that cannot be
+    expanded is read, and the first error in input order is raised, as one process reads them."""
+    files: list[tuple[str, str]] = []  # (given, path)
+    stop: InputError | None = None
+    try:
+        for given in paths:
+            files.extend((given, path) for path in expand_paths([given], skipped))
+    except InputError as err:
+        stop = err
+    stdin = {path: read_parts(path) for _, path in files if path == "-"}
+    outputs = iter(_read_files([path for _, path in files if path != "-"], in_workers))
+    docs: list[Document] = []
+    for given, path in files:
+        parts = stdin[path] if path == "-" else next(outputs)
+        if isinstance(parts, tuple) and not isinstance(parts, SourceParts):
+            raise InputError(*parts)
+        found = documents_of(parts)
+        if not found and path == given:
+            raise InputError("<stdin>" if path == "-" else path, "no objects found (the input is empty)")
+        docs.extend(found)
+    if stop is not None:
+        raise stop
+    return docs
+
+
+def _read_files(paths: list[str], in_workers: MapInWorkers) -> list[Any]:
+    """Each file's `_read_in_worker` output, in order; the largest files are handed out first, so
+    that the workers finish together."""
+    if len(paths) < 2:
+        return [_read_in_worker(path) for path in paths]
+    order = sorted(range(len(paths)), key=lambda i: -_size(paths[i]))
+    outputs: list[Any] = [None] * len(paths)
+    for i, output in zip(order, in_workers([paths[i] for i in order], _read_in_worker), strict=True):
+        outputs[i] = output
+    return outputs
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def _read_in_worker(path: str) -> SourceParts | tuple[str, str, int | None, int | None]:
+    """A worker's reading of one file: its parts, or the InputError's fields (raised by the parent in
+    input order)."""
+    try:
+        with without_cyclic_gc():
+            return read_parts(path)
+    except InputError as err:
+        return err.source, err.message, err.line, err.column

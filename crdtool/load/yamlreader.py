@@ -85,11 +85,16 @@ class _Composer(CParser):
 def _may_nest_deeper_than(text: str, depth: int) -> bool:
     """A cheap bound: False only if no document of the text can nest deeper than about `depth`.
 
-    Flow collections need a bracket per level, block collections an indentation column
-    per level (or a compact `- - -` run).
+    Flow collections need a bracket per level within one document (a `---` line ends any flow
+    collection: counted per document, a stream of many documents stays on the fast path), block
+    collections an indentation column per level (or a compact `- - -` run).
     """
-    return (text.count("[") + text.count("{") >= depth or ("\n" + " " * depth) in text
-            or _COMPACT_RUN.search(text) is not None)
+    return (_brackets(text) >= depth and any(_brackets(doc) >= depth for doc in _DOC_SEPARATOR.split(text))
+            or ("\n" + " " * depth) in text or _COMPACT_RUN.search(text) is not None)
+
+
+def _brackets(text: str) -> int:
+    return text.count("[") + text.count("{")
 
 
 def _text_through_error(text: str, err: yaml.YAMLError) -> str:

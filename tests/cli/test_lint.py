@@ -223,3 +223,16 @@ def test_a_repeated_nested_key_is_pointed_at(tmp_path) -> None:
     assert res.exit_code == 1
     assert f'{crd}:{line}:3: error: strict decoding: yaml: unmarshal errors:\n  line {line}: key "scope" already ' \
            'set in map' in res.output
+
+
+def test_jobs_lint_in_workers_with_the_same_output_in_the_same_order() -> None:
+    """`lint --jobs 2`: files read and CRDs linted by two processes; every format's output is one process's."""
+    inputs = [str(FIXTURES / "broken"), str(FIXTURES / "crontab-cel"), str(FIXTURES / "pizza"), CRONTAB]
+    for fmt in ("text", "json", "sarif"):
+        one = run("--no-config", "lint", "--no-color", "--format", fmt, *inputs)
+        two = run("--no-config", "lint", "--no-color", "--format", fmt, "--jobs", "2", *inputs)
+        assert (two.exit_code, two.output) == (one.exit_code, one.output), fmt
+    assert one.exit_code == 1 and len(json.loads(run("lint", "--format", "json", *inputs).output)["results"]) >= 7
+    old = run("--no-config", "lint", "--no-color", "--old", CRONTAB, CRONTAB, WRONG_NAME)
+    assert run("--no-config", "lint", "--no-color", "-j", "2", "--old", CRONTAB, CRONTAB, WRONG_NAME).output == \
+        old.output

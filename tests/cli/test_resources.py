@@ -181,6 +181,28 @@ def test_the_diff_is_the_files_change_that_write_makes(tmp_path) -> None:
     assert run("default", "--no-color", "-c", CRD, str(f)).output == f"{f}: no change\n"
 
 
+def test_the_diff_of_a_large_file_shows_exactly_the_lines_write_changes(tmp_path) -> None:
+    """Many alike documents (each line repeated hundreds of times): the diff is the change --write
+    makes, line for line, however often its neighbours repeat elsewhere in the file."""
+    doc = ("---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: c{i}\nspec:\n"
+           "  image: x  # given\n  junk: 1\n  replicas: 1\n")
+    text = "".join(doc.format(i=i) for i in range(400))
+    f = tmp_path / "many.yaml"
+    f.write_text(text)
+    shown = run("prune", "--no-color", "-c", CRD, str(f), "--write")
+    assert shown.exit_code == 0, shown.output
+    lines = shown.output.splitlines()
+    assert [line for line in lines if line.startswith(("-", "+")) and line[:3] not in ("---", "+++")] == [
+        "-  junk: 1"] * 400
+    assert f.read_text() == text.replace("  junk: 1\n", "")
+    hunks = [line for line in lines if line.startswith("@@")]
+    assert hunks[:2] == ["@@ -5,7 +5,6 @@", "@@ -14,7 +13,6 @@"] and len(hunks) == 400
+    shown = run("default", "--no-color", "-c", CRD, str(f), "--write")
+    added = [line for line in shown.output.splitlines() if line.startswith(("-", "+")) and line[:3] not in (
+        "---", "+++")]
+    assert added == ["+  cronSpec: 5 0 * * *"] * 400
+
+
 def test_write_keeps_line_endings_encoding_and_the_missing_final_line_break(tmp_path) -> None:
     original = Path(NEEDS_DEFAULTS).read_bytes()
     unknown, defaults = b"  imagePullPolicy: Always\n", b"  cronSpec: 5 0 * * *\n  replicas: 1\n"

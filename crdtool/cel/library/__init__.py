@@ -46,8 +46,10 @@ def _library() -> Library:
     return lib
 
 
+@cache
 def functions() -> list[cel.FunctionDecl]:
-    """The Kubernetes functions with their precise types, for type-checking rules."""
+    """The Kubernetes functions with their precise types, for type-checking rules (made once: every
+    rule-bearing schema node's checking environment declares them; do not change the list)."""
     return _library().declarations()
 
 

@@ -31,31 +31,29 @@ def unrecognized_format(schema: dict) -> str | None:
     return None if ok else fmt
 
 
-def _schema_nodes(s: Any) -> Iterator[dict]:
+def _schema_nodes(root: Any) -> Iterator[dict]:
     """SchemaHas' traversal order: the node, items, allOf, anyOf, oneOf, not, properties,
-    additionalProperties, patternProperties, additionalItems, definitions, dependencies."""
-    if not isinstance(s, dict):
-        return
-    yield s
-    items = s.get("items")
-    if isinstance(items, list):
-        for x in items:
-            yield from _schema_nodes(x)
-    else:
-        yield from _schema_nodes(items)
-    for key in ("allOf", "anyOf", "oneOf"):
-        for x in s.get(key) or ():
-            yield from _schema_nodes(x)
-    yield from _schema_nodes(s.get("not"))
-    for x in (s.get("properties") or {}).values():
-        yield from _schema_nodes(x)
-    yield from _schema_nodes(s.get("additionalProperties"))
-    for x in (s.get("patternProperties") or {}).values():
-        yield from _schema_nodes(x)
-    yield from _schema_nodes(s.get("additionalItems"))
-    for key in ("definitions", "dependencies"):
-        for x in (s.get(key) or {}).values():
-            yield from _schema_nodes(x)
+    additionalProperties, patternProperties, additionalItems, definitions, dependencies.
+    (With a stack: nested generators pass every node up through each level, quadratic in depth.)"""
+    stack = [root]
+    while stack:
+        s = stack.pop()
+        if not isinstance(s, dict):
+            continue
+        yield s
+        children: list[Any] = []
+        items = s.get("items")
+        children.extend(items if isinstance(items, list) else (items,))
+        for key in ("allOf", "anyOf", "oneOf"):
+            children.extend(s.get(key) or ())
+        children.append(s.get("not"))
+        children.extend((s.get("properties") or {}).values())
+        children.append(s.get("additionalProperties"))
+        children.extend((s.get("patternProperties") or {}).values())
+        children.append(s.get("additionalItems"))
+        for key in ("definitions", "dependencies"):
+            children.extend((s.get(key) or {}).values())
+        stack.extend(reversed(children))
 
 
 def _unrecognized_formats(crd: dict) -> list[str]:

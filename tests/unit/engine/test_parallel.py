@@ -141,3 +141,51 @@ main()
     assert out.returncode == 1, out.stderr  # the fixtures' invalid objects, found by both workers
     assert "internal error" not in out.stderr
     assert "would be rejected" in out.stdout
+
+
+def test_workers_read_the_files_with_the_same_documents_positions_and_errors(tmp_path) -> None:
+    """--jobs reads the files in the workers: the same documents in the same order, positions
+    composed again when asked, and the first unreadable input in input order is the error."""
+    from crdtool.engine.parallel import run_tasks
+    from crdtool.errors import InputError
+    from crdtool.load.sources import load_inputs
+
+    def in_workers(items, work):
+        return run_tasks(items, work, 2)
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.yaml").write_text("kind: A\nmetadata:\n  name: a\n---\nkind: B\nx: 1\nx: 2\n")
+    (folder / "b.json").write_text('{"kind": "List", "items": [{"kind": "C"}, {"kind": "D", "y": [1]}]}')
+    (folder / "c.yaml").write_text("\n# only a comment\n")
+    (folder / "d.yml").write_text("kind: E\nspec:\n  deep:\n    z: 1\n")
+    paths = [str(folder), str(folder / "d.yml")]
+    one, two = load_inputs(paths), load_inputs(paths, in_workers=in_workers)
+    assert [(d.source, d.index, d.item, d.data, d.duplicate_keys) for d in two] == [
+        (d.source, d.index, d.item, d.data, d.duplicate_keys) for d in one]
+    assert len(two) == 6 and two[1].duplicate_keys and two[1].locate(("x",)) == (7, 1)
+    assert two[3].locate(("y", 0)) == one[3].locate(("y", 0)) and two[5].locate(("spec", "deep", "z")) == (4, 5)
+    (folder / "b.json").write_text("kind: [\n")
+    (folder / "c.yaml").write_text(": :\n  - x\n")
+    for given in ([str(folder)], [str(folder / "d.yml"), str(folder), str(tmp_path / "missing.yaml")],
+                  [str(folder / "c.yaml"), str(tmp_path / "missing.yaml")], [str(tmp_path / "missing.yaml")],
+                  [str(folder / "d.yml"), str(folder / "d.yml"), str(tmp_path)]):
+        errors = []
+        for mapper in (None, in_workers):
+            try:
+                load_inputs(given, in_workers=mapper)
+                errors.append(None)
+            except InputError as err:
+                errors.append(str(err))
+        assert errors[0] == errors[1] and errors[0] is not None, given
+
+
+def test_jobs_read_stdin_in_the_parent() -> None:
+    fixtures = os.path.abspath(FIXTURES)
+    with open(f"{fixtures}/crontab/my-crontab.yaml") as f:
+        text = f.read()
+    args = ["--no-config", "validate", "--format", "json", "-c", f"{fixtures}/crontab", "-", f"{fixtures}/crontab"]
+    one = CliRunner().invoke(cli, args, input=text)
+    two = CliRunner().invoke(cli, [*args, "--jobs", "2"], input=text)
+    assert one.exit_code == two.exit_code == 0 and one.output == two.output
+    assert "<stdin>" in [r["file"] for r in json.loads(two.output)["results"]]

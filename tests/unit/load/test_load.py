@@ -247,3 +247,15 @@ def test_json_duplicate_keys_are_named_by_path_as_the_apiservers_json_reader_nam
                                              'duplicate field "a"', 'duplicate field "d.e"']
     assert doc.strict_position('duplicate field "a.b"') == (1, 33)
     assert doc.strict_position('duplicate field "a"') == (2, 2)
+
+
+def test_many_documents_with_brackets_keep_the_fast_composer(monkeypatch) -> None:
+    """Brackets are counted per document: a stream of many flow-styled documents is composed by
+    libyaml's composer, not node by node from events; a deep flow document among them still is."""
+    calls: list[str] = []
+    original = yamlreader._compose_events
+    monkeypatch.setattr(yamlreader, "_compose_events", lambda events: calls.append("events") or original(events))
+    many = "".join(f"---\nkind: K\nmetadata: {{name: n{i}, labels: {{a: b}}}}\nl: [[1], [2]]\n" for i in range(2000))
+    assert len(read_source("many.yaml", many)) == 2000 and calls == []
+    deep = many + "---\na: " + "[" * 4000 + "]" * 4000 + "\n"
+    assert read_source("deep.yaml", deep)[-1].data["a"] is not None and calls == ["events"]

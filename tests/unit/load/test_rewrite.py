@@ -12,7 +12,7 @@ import stat
 import pytest
 
 from crdtool.load import rewrite as rewrite_module
-from crdtool.load.edit import EditError, edit_text, json_value
+from crdtool.load.edit import EditError, edit_file, edit_text, json_value
 from crdtool.load.rewrite import write_text
 from crdtool.load.yamlreader import read_yaml_stream
 from crdtool.report.diff import file_diff
@@ -204,6 +204,33 @@ def test_the_diff_has_the_files_names_and_line_numbers() -> None:
         "--- a/cr.yaml", "+++ b/cr.yaml", "@@ -1,2 +1,2 @@", " a", "-b", "\\ No newline at end of file", "+c",
         "\\ No newline at end of file"]
     assert file_diff("cr.yaml", "a\n", "a\n") == []
+
+
+def test_the_diff_of_known_changes_is_difflibs_over_the_whole_file() -> None:
+    """Given the stretches edit_file changed, the diff compares only their lines, with the same result
+    as comparing every line of a small file (where difflib's heuristics for large inputs are off)."""
+    cases = [(SOURCE, 0, lambda d: (d["spec"].pop("junk"), d["spec"].update(replicas=1, policy="Always"))),
+             (SOURCE.replace("\n", "\r\n"), 0, lambda d: d["spec"].update(extra={"a": 1})),
+             ("a: 1\nb: 2", 0, lambda d: d.update(c={"d": 1})),
+             ("a: 1\r\nb: 2", 0, lambda d: d.pop("b")),
+             ("a: 1\nb: x\nc: 3\n", 0, lambda d: d.update(b="y", d=4)),
+             ("spec: {a: 1, junk: 2}\nz: 1\n", 0, lambda d: (d["spec"].pop("junk"), d.update(y=2))),
+             ("items:\n- junk: 1\n  name: x\n- junk: 2\n", 0, lambda d: [i.pop("junk") for i in d["items"]]),
+             ("# head\na: &x\n  c: 1\nd: *x\ng: 1  # in\n---\ne: 1  # kept\n", 0, lambda d: d["d"].update(e=2)),
+             ('{\n  "a": 1,\n  "spec": {\n    "x": 1,\n    "junk": 2\n  }\n}', 0,
+              lambda d: (d["spec"].pop("junk"), d["spec"].update(n={"q": 1})))]
+    for text, key, edit in cases:
+        before = values(text)[key]
+        after = copy.deepcopy(before)
+        edit(after)
+        new, changes = edit_file(text, {key: (before, after)})
+        assert new == edit_text(text, {key: (before, after)})
+        assert file_diff("f.yaml", text, new, changes) == file_diff("f.yaml", text, new), text
+    many = "".join(f"- a: {i}\n  b: 1\n" for i in range(30))
+    docs = values(many)
+    after = [dict(d, c=2) if d["a"] % 7 == 0 else d for d in docs[0]]
+    new, changes = edit_file(many, {0: (docs[0], after)})
+    assert len(changes) == 5 and file_diff("f.yaml", many, new, changes) == file_diff("f.yaml", many, new)
 
 
 def test_the_colored_diff_prints_text_as_written() -> None:

@@ -109,60 +109,76 @@ def run_tasks(tasks: Sequence[T], work: Callable[[T], Any], jobs: int,
     is seen at once, and every worker is stopped before this returns or raises."""
     global _work
     _work = work
-    outputs: list[Any] = [None] * len(tasks)
-    context = multiprocessing.get_context("fork")
     workers: list[tuple[Any, Connection]] = []
     try:
-        for _ in range(max(1, min(jobs, len(tasks)))):
-            parent_end, child_end = context.Pipe()
-            process = context.Process(target=_serve, args=(child_end,), daemon=True)
-            try:
-                process.start()
-            except (OSError, RuntimeError) as err:
-                raise WorkerError(f"cannot start {jobs} worker processes: {err}") from None
-            finally:
-                child_end.close()
-            workers.append((process, parent_end))
-        pending = iter(range(len(tasks)))
-        busy: dict[Connection, tuple[Any, int]] = {}
-
-        def hand_out(process: Any, conn: Connection) -> None:
-            index = next(pending, None)
-            if index is not None:
-                conn.send(tasks[index])
-                busy[conn] = (process, index)
-
-        for process, conn in workers:
-            hand_out(process, conn)
-        while busy:
-            sentinels: dict[int, Connection] = {process.sentinel: conn for conn, (process, _) in busy.items()}
-            for ready in wait([*busy, *sentinels]):
-                conn = sentinels[ready] if isinstance(ready, int) else cast(Connection, ready)
-                if conn not in busy:
-                    continue
-                process, index = busy.pop(conn)
-                try:
-                    ok, payload = conn.recv()
-                except (EOFError, OSError):
-                    process.join(1)
-                    raise WorkerError(f"a worker process (--jobs {jobs}) ended without an answer "
-                                      f"(exit code {process.exitcode}); try --jobs 1") from None
-                if not ok:
-                    raise payload
-                outputs[index] = payload
-                done = tasks[index]
-                if progress is not None and isinstance(done, Task):
-                    progress(len(done.objects))
-                hand_out(process, conn)
+        _start_workers(workers, max(1, min(jobs, len(tasks))), jobs)
+        return _share_out(tasks, workers, jobs, progress)
     finally:
         _work = None
-        for _, conn in workers:
-            with contextlib.suppress(OSError):
-                conn.send(None)  # done: a worker still busy is ended below
-            conn.close()
-        for process, _ in workers:
-            process.join(5)
-            if process.is_alive():
-                process.kill()
-                process.join()
+        _stop_workers(workers)
+
+
+def _start_workers(workers: list[tuple[Any, Connection]], count: int, jobs: int) -> None:
+    """Fork `count` workers into `workers` (each with the parent's end of its pipe)."""
+    context = multiprocessing.get_context("fork")
+    for _ in range(count):
+        parent_end, child_end = context.Pipe()
+        process = context.Process(target=_serve, args=(child_end,), daemon=True)
+        try:
+            process.start()
+        except (OSError, RuntimeError) as err:
+            raise WorkerError(f"cannot start {jobs} worker processes: {err}") from None
+        finally:
+            child_end.close()
+        workers.append((process, parent_end))
+
+
+def _share_out(tasks: Sequence[T], workers: list[tuple[Any, Connection]], jobs: int,
+               progress: Callable[[int], None] | None) -> list[Any]:
+    """Hand each idle worker the next task until all are answered; the outputs in the tasks' order."""
+    outputs: list[Any] = [None] * len(tasks)
+    pending = iter(range(len(tasks)))
+    busy: dict[Connection, tuple[Any, int]] = {}
+
+    def hand_out(process: Any, conn: Connection) -> None:
+        index = next(pending, None)
+        if index is not None:
+            conn.send(tasks[index])
+            busy[conn] = (process, index)
+
+    for process, conn in workers:
+        hand_out(process, conn)
+    while busy:
+        sentinels: dict[int, Connection] = {process.sentinel: conn for conn, (process, _) in busy.items()}
+        for ready in wait([*busy, *sentinels]):
+            conn = sentinels[ready] if isinstance(ready, int) else cast(Connection, ready)
+            if conn not in busy:
+                continue
+            process, index = busy.pop(conn)
+            try:
+                ok, payload = conn.recv()
+            except (EOFError, OSError):
+                process.join(1)
+                raise WorkerError(f"a worker process (--jobs {jobs}) ended without an answer "
+                                  f"(exit code {process.exitcode}); try --jobs 1") from None
+            if not ok:
+                raise payload
+            outputs[index] = payload
+            done = tasks[index]
+            if progress is not None and isinstance(done, Task):
+                progress(len(done.objects))
+            hand_out(process, conn)
     return outputs
+
+
+def _stop_workers(workers: list[tuple[Any, Connection]]) -> None:
+    """Tell every worker to stop; one still busy (the run raised) is killed."""
+    for _, conn in workers:
+        with contextlib.suppress(OSError):
+            conn.send(None)
+        conn.close()
+    for process, _ in workers:
+        process.join(5)
+        if process.is_alive():
+            process.kill()
+            process.join()

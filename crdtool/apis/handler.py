@@ -8,6 +8,7 @@ against the live object with `--old`), then the kind's own validation where it i
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
 
 from crdtool.apis import decode as decoding
 from crdtool.apis import openapi
@@ -15,6 +16,7 @@ from crdtool.apis.defaults import set_object_defaults
 from crdtool.engine.results import Result
 from crdtool.load.document import Document
 from crdtool.model.discovery import BuiltinKind
+from crdtool.model.errors import FieldError
 from crdtool.model.path import Path
 
 #: What a built-in object's check covers (the JSON output's `checks`) when the kind's own
@@ -26,11 +28,9 @@ FULL_CHECKS = "validation"
 def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None, op: str = "validate") -> Result:
     """The apiserver's answer for a served built-in kind's object. `request` is the engine's Request
     (namespace, fieldValidation); `op` is "validate", or the single step "prune" or "default"."""
-    from crdtool.apis.names import name_rule
     from crdtool.apis.validation import validation_for
     from crdtool.model.errors import aggregate_message
-    from crdtool.schema.apimachinery.objectmeta import validate_object_meta, validate_object_meta_update
-    from crdtool.schema.customresource.strategy import namespace_mismatch, prepare_for_create, prepare_for_update
+    from crdtool.schema.customresource.strategy import namespace_mismatch
     from crdtool.schema.objectmeta.coerce import handling_error
 
     result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version, version=kind.version,
@@ -65,29 +65,39 @@ def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None
     validation = validation_for(kind.group, kind.kind)
     if validation is not None:
         result.checks = FULL_CHECKS
-    ctx = SimpleNamespace(status_enabled=True, namespaced=kind.namespaced)
     live = _decoded_old(old, definition, kind, request) if old is not None else None
-    in_namespace = _in_namespace(obj, kind, request)
-    if live is None:
-        prepared = prepare_for_create(in_namespace, ctx)
-        errors = validate_object_meta(prepared["metadata"], kind.namespaced, name_rule(kind.group, kind.kind),
-                                      Path.root("metadata"))
-        errors += _kube_finalizer_names(prepared["metadata"])
-        if validation is not None:
-            errors += validation.create(prepared)
-    else:
-        prepared, stored = prepare_for_update(in_namespace, live, ctx)
-        errors = validate_object_meta_update(prepared["metadata"], stored["metadata"], Path.root("metadata"))
-        errors += _kube_finalizer_names(prepared["metadata"])
-        if validation is not None:
-            errors += (validation.update(prepared, stored) if validation.update is not None
-                       else validation.create(prepared))
+    errors = _validate(_in_namespace(obj, kind, request), live, kind, validation)
     if errors:
         result.errors = errors
         qualified = kind.kind if not kind.group else f"{kind.kind}.{kind.group}"
         result.status = aggregate_message(qualified, meta.get("name") or "", errors)
         result.reason = "Invalid"
     return result
+
+
+def _validate(obj: dict, live: dict | None, kind: BuiltinKind, validation: Any) -> list[FieldError]:
+    """The create (or, with the `live` object, update) strategy's metadata preparation and checks:
+    ValidateObjectMeta (or ValidateObjectMetaUpdate), core's finalizer names, then the kind's own
+    validation when crdtool reproduces it."""
+    from crdtool.apis.names import name_rule
+    from crdtool.schema.apimachinery.objectmeta import validate_object_meta, validate_object_meta_update
+    from crdtool.schema.customresource.strategy import prepare_for_create, prepare_for_update
+
+    ctx = SimpleNamespace(status_enabled=True, namespaced=kind.namespaced)
+    if live is None:
+        prepared = prepare_for_create(obj, ctx)
+        errors = validate_object_meta(prepared["metadata"], kind.namespaced, name_rule(kind.group, kind.kind),
+                                      Path.root("metadata"))
+        errors += _kube_finalizer_names(prepared["metadata"])
+        if validation is not None:
+            errors += validation.create(prepared)
+        return errors
+    prepared, stored = prepare_for_update(obj, live, ctx)
+    errors = validate_object_meta_update(prepared["metadata"], stored["metadata"], Path.root("metadata"))
+    errors += _kube_finalizer_names(prepared["metadata"])
+    if validation is not None:
+        errors += validation.update(prepared, stored) if validation.update is not None else validation.create(prepared)
+    return errors
 
 
 def _in_namespace(obj: dict, kind: BuiltinKind, request) -> dict:

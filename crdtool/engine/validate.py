@@ -143,14 +143,7 @@ def process(doc: Document, served: ServedVersion, request: Request, old: Documen
             return result
     ctx = served.context
     rules = _rule_validator(ctx, served.store)
-    old_obj = None
-    if old is not None:
-        old_result = Result(document=old, kind=old.kind, name=old.name)
-        old_obj = _decode(old, served, request, old_result, "validate")
-        if old_obj is None:
-            line = old.locate(())
-            raise InputError(old.source, f"the stored object cannot be decoded: {old_result.status}",
-                             *(line or ()))
+    old_obj = _decoded_old(old, served, request) if old is not None else None
     attributes = None
     if chain and result.strict_status is None:  # a strict decoding error is answered before admission
         from crdtool.engine import admit
@@ -182,6 +175,17 @@ def process(doc: Document, served: ServedVersion, request: Request, old: Documen
         result.warnings += verdict.warnings
         admit.record(verdict, result)
     return result
+
+
+def _decoded_old(old: Document, served: ServedVersion, request: Request) -> dict | None:
+    """The stored object an update replaces, decoded as the apiserver stored it; one that cannot be
+    decoded is the user's input error, not an answer of the apiserver."""
+    old_result = Result(document=old, kind=old.kind, name=old.name)
+    old_obj = _decode(old, served, request, old_result, "validate")
+    if old_obj is None:
+        line = old.locate(())
+        raise InputError(old.source, f"the stored object cannot be decoded: {old_result.status}", *(line or ()))
+    return old_obj
 
 
 def sent_status(served: ServedVersion, namespace: str | None) -> str | None:

@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from crdtool.cli.common import read_documents
-from crdtool.errors import InputError, UsageError
+from crdtool.cli.common import read_ca_bundle, read_documents
+from crdtool.errors import UsageError
 
 __all__ = ["admission_inputs", "admission_options"]
 
@@ -61,12 +61,6 @@ def admission_inputs(paths: tuple[str, ...], services: tuple[str, ...], ca_bundl
         except ValueError as err:
             raise UsageError(str(err), "--webhook-service") from None
         mapped[reference] = url
-    ca = None
-    if ca_bundle:
-        try:
-            with open(ca_bundle, "rb") as f:
-                ca = f.read()
-        except OSError as err:
-            raise InputError(ca_bundle, f"cannot read the CA bundle: {err.strerror or err}") from None
+    ca = read_ca_bundle(ca_bundle)
     return Inputs(documents=read_documents(paths) if paths else [], webhook_services=mapped, ca_bundle=ca,
                   namespace_labels=_labels(namespace_labels))

@@ -145,3 +145,16 @@ def guarded(run: Callable[[], int]) -> int:
         raise  # click shows its own errors, in its usage style
     except Exception as exc:
         return report(exc)
+
+
+def read_ca_bundle(path: str | None) -> bytes | None:
+    """The PEM bytes of a --ca-bundle file (None when not given); unreadable is an input error."""
+    if not path:
+        return None
+    from crdtool.errors import InputError
+
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as err:
+        raise InputError(path, f"cannot read the CA bundle: {err.strerror or err}") from None

@@ -18,6 +18,7 @@ from crdtool.cli.common import (
     guarded,
     nothing_checked,
     output_options,
+    read_ca_bundle,
     read_documents,
     resolve_quiet,
     resolve_verbose,
@@ -102,15 +103,8 @@ def command(paths, crd_paths, to, output, write, roundtrip, target_defaults, web
         from crdtool.cli.settings import current_cache
         from crdtool.convert.pipeline import ConvertRequest, convert_documents
         from crdtool.engine.registry import load_registry
-        from crdtool.errors import InputError
 
-        ca_override = None
-        if ca_bundle:
-            try:
-                with open(ca_bundle, "rb") as f:
-                    ca_override = f.read()
-            except OSError as err:
-                raise InputError(ca_bundle, f"cannot read the CA bundle: {err.strerror or err}") from None
+        ca_override = read_ca_bundle(ca_bundle)
         docs = read_documents(paths)
         crds = read_documents(crd_paths, cached=True) if crd_paths else []
         registry = load_registry(crds, docs, store=current_cache())

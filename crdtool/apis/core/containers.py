@@ -12,7 +12,12 @@ from crdtool.apis.core import names
 from crdtool.apis.core.pods import PodValidationOptions
 from crdtool.model.errors import FieldError
 from crdtool.model.path import Path
-from crdtool.schema.apimachinery.names import is_dns1123_label, is_valid_port_num, name_is_dns_subdomain
+from crdtool.schema.apimachinery.names import (
+    is_dns1123_label,
+    is_valid_port_name,
+    is_valid_port_num,
+    name_is_dns_subdomain,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +206,7 @@ def validate_container_ports(ports: list | None, path: Path) -> list[FieldError]
         at = path.index(i)
         name = port.get("name") or ""
         if name:
-            msgs = names.is_valid_port_name(name)
+            msgs = is_valid_port_name(name)
             if msgs:
                 errs += [FieldError.invalid(at.child("name"), name, m) for m in msgs]
             elif name in seen:
@@ -647,7 +652,7 @@ def validate_port_num_or_name(port: int | str, path: Path) -> list[FieldError]:
     """ValidatePortNumOrName: an int-or-string port, a number 1-65535 or an IANA service name."""
     if isinstance(port, int):
         return [FieldError.invalid(path, port, m) for m in is_valid_port_num(port)]
-    return [FieldError.invalid(path, port, m) for m in names.is_valid_port_name(port)]
+    return [FieldError.invalid(path, port, m) for m in is_valid_port_name(port)]
 
 
 def validate_lifecycle(lifecycle: dict, ctx: PodContext, path: Path) -> list[FieldError]:

@@ -1,5 +1,5 @@
 """The name validators of apimachinery's util/validation that core's validation uses beyond those of
-schema.apimachinery.names (port names, environment variable names, config keys, HTTP header names),
+schema.apimachinery.names (environment variable names, config keys, HTTP header names),
 with their texts (k8s.io/apimachinery pkg/util/validation/validation.go, 1.36)."""
 
 from __future__ import annotations
@@ -12,10 +12,6 @@ from crdtool.schema.apimachinery.names import (
     max_len_error,
     regex_error,
 )
-
-_PORT_NAME_CHARSET = re.compile(r"[-a-z0-9]+")
-_PORT_NAME_LETTER = re.compile(r"[a-z]")
-_IANA_SVC_NAME_MAX = 15
 
 _ENV_VAR_NAME_FMT = "[-._a-zA-Z][-._a-zA-Z0-9]*"
 _ENV_VAR_NAME_MSG = ("a valid environment variable name must consist of alphabetic characters, digits, '_', '-', "
@@ -31,23 +27,6 @@ _CONFIG_MAP_KEY_RE = re.compile(_CONFIG_MAP_KEY_FMT)
 _HTTP_HEADER_NAME_FMT = "[-A-Za-z0-9]+"
 _HTTP_HEADER_NAME_MSG = "a valid HTTP header must consist of alphanumeric characters or '-'"
 _HTTP_HEADER_NAME_RE = re.compile(_HTTP_HEADER_NAME_FMT)
-
-
-def is_valid_port_name(port: str) -> list[str]:
-    """IsValidPortName: an IANA_SVC_NAME (at most 15 characters, a-z, 0-9 and '-', a letter, no '--',
-    no '-' at either end)."""
-    errs = []
-    if byte_len(port) > _IANA_SVC_NAME_MAX:
-        errs.append(max_len_error(_IANA_SVC_NAME_MAX))
-    if not _PORT_NAME_CHARSET.fullmatch(port):
-        errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
-    if not _PORT_NAME_LETTER.search(port):
-        errs.append("must contain at least one letter (a-z)")
-    if "--" in port:
-        errs.append("must not contain consecutive hyphens")
-    if port and (port[0] == "-" or port[-1] == "-"):
-        errs.append("must not begin or end with a hyphen")
-    return errs
 
 
 def _chdir_prefix(value: str) -> list[str]:

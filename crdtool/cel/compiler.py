@@ -151,9 +151,12 @@ def _storable(rule: CompiledRule) -> CompiledRule:
     evaluation program serialized (the rules of a node about to be evaluated), without the type of `self`
     (the node's own) or its message's program (compiled on first use, when a rule fails)."""
     program = rule.program
+    # A program rewritten for set and map lists (list_semantics) does not evaluate the same once
+    # serialized and read back: it is compiled again on first use instead.
+    keep = program is not None and not list_semantics.needs_rewrite(rule.self_type)
     return CompiledRule(rule.rule, rule.compilation, rule.expression, rule.message_expression, rule.compiled,
                         rule.unsupported, rule.optional_old_self, rule.field_path, rule.ast, None,
-                        program.serialize() if program is not None else None)
+                        program.serialize() if keep and program is not None else None)
 
 
 def _stored_rules(store: Cache, key: tuple, decl_type: DeclType) -> list[CompiledRule] | None:

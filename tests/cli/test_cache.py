@@ -212,3 +212,46 @@ def test_cache_dir_and_clean(tmp_path: Path, monkeypatch) -> None:
     assert not cache_dir.exists()
     again = CliRunner().invoke(cli, ["cache", "clean"])
     assert (again.exit_code, again.output) == (0, f"removed 0 bytes from {cache_dir}\n")
+
+
+SET_LIST_CRD = """apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {plural: widgets, singular: widget, kind: Widget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              v:
+                type: array
+                items: {type: string, maxLength: 64}
+                x-kubernetes-list-type: set
+                maxItems: 10
+                x-kubernetes-validations:
+                - rule: "(self + ['c', 'a'])[1] == 'c'"
+"""
+
+
+def test_a_rule_over_a_set_list_answers_the_same_from_the_cache(tmp_path: Path) -> None:
+    """A set list's `+` is a union (the apiserver's list semantics): a compiled rule read back from the
+    cache must keep it, for another object of the same CRD too."""
+    crd = tmp_path / "crd.yaml"
+    crd.write_text(SET_LIST_CRD)
+    first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    first.write_text("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {v: [a, x]}\n")
+    second.write_text("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {v: [a, x, c]}\n")
+    cache_dir = tmp_path / "cache"
+    answers = [crdtool(cache_dir, "validate", "--format", "kubectl", "-c", str(crd), str(path)).stderr
+               for path in (first, second, first, second)]
+    refusal = b"""The Widget "w1" is invalid: spec.v: Invalid value: failed rule: (self + ['c', 'a'])[1] == 'c'\n"""
+    assert answers == [refusal] * 4

@@ -16,11 +16,13 @@ from crdtool.report.registry import FORMAT_NAMES
 #: name -> (module, one-line help). Only subcommands that exist are listed.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "lint": ("crdtool.cli.lint", "Would kube-apiserver accept these CustomResourceDefinitions?"),
-    "validate": ("crdtool.cli.validate", "Would kube-apiserver accept these custom resources? (a dry-run create)"),
+    "validate": ("crdtool.cli.validate",
+                 "Would kube-apiserver accept these objects? (a dry-run create, admission included)"),
     "prune": ("crdtool.cli.prune", "Show (or write) what pruning removes from these custom resources."),
     "default": ("crdtool.cli.default", "Show (or write) what defaulting adds to these custom resources."),
     "columns": ("crdtool.cli.columns", "Print custom resources as `kubectl get` does (additionalPrinterColumns)."),
-    "explain": ("crdtool.cli.explain", "Describe a CRD's fields as `kubectl explain` does."),
+    "explain": ("crdtool.cli.explain",
+                "Describe a resource's fields as `kubectl explain` does (CRDs, built-in kinds)."),
     "convert": ("crdtool.cli.convert", "Read custom resources in another version of their CRD (None, webhooks)."),
     "cache": ("crdtool.cli.cache", "Show where crdtool's cache is, or empty it."),
 }

@@ -28,8 +28,10 @@ from crdtool.cli.resources import resource_options, run_objects
 def command(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, jobs,
             output_format, no_color, allow_empty, old_paths, admission_paths, webhook_services, ca_bundle,
             namespace_labels) -> None:
-    """Dry-run a create (or, with --old, an update) of every custom resource in PATHS:
-    pruning, defaulting, metadata, schema, list types — the apiserver's errors verbatim.
+    """Dry-run a create (or, with --old, an update) of every object in PATHS: custom resources
+    (pruning, defaulting, metadata, schema, CEL, list types) and built-in kinds (decoding,
+    defaulting, metadata and, for many kinds, their own validation), then admission (webhooks and
+    policies among the inputs or --admission) — the apiserver's errors verbatim.
     Exit 0 when all would be accepted, 1 when any would be rejected, 2 on unreadable input."""
     fmt, color = resolve_output(output_format, no_color)
 

@@ -41,3 +41,12 @@ def run_main(capsys, monkeypatch):
         return MainResult(code, captured.out, captured.err)
 
     return run
+
+
+@pytest.fixture(scope="module")
+def ca():
+    """A certificate authority of the test module's own, for the HTTPS webhooks it serves
+    (tests/https_server.py)."""
+    import trustme
+
+    return trustme.CA()

@@ -13,15 +13,14 @@ from __future__ import annotations
 import base64
 import importlib.util
 import json
-import ssl
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 import trustme
 from click.testing import CliRunner
+from https_server import HTTPSServer
 
 from crdtool.cli import cli
 
@@ -104,33 +103,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
-class Server:
+class Server(HTTPSServer):
     """The restaurant's webhooks on 127.0.0.1 over HTTPS."""
 
     def __init__(self, cert: trustme.LeafCert) -> None:
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self.server.daemon_threads = True
-        self.server.requests = []
-        self.server.release = threading.Event()
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        cert.configure_cert(context)
-        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    @property
-    def requests(self) -> list[dict]:
-        return self.server.requests
-
-    def close(self) -> None:
-        self.server.release.set()
-        self.server.shutdown()
-        self.server.server_close()
-
-
-@pytest.fixture(scope="module")
-def ca() -> trustme.CA:
-    return trustme.CA()
+        super().__init__(_Handler, cert)
 
 
 @pytest.fixture(scope="module")

@@ -13,17 +13,17 @@ import importlib.util
 import json
 import re
 import socket
-import ssl
 import subprocess
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 import trustme
 from click.testing import CliRunner
+from https_server import HTTPSServer
 
 from crdtool.cli import cli
 
@@ -133,37 +133,14 @@ _HOSTILE = {"gigabyte": _claims_a_gigabyte, "endless": _endless_chunks, "gzip-bo
             "deep-array": _deep_array}
 
 
-class Webhook:
+class Webhook(HTTPSServer):
     """A threaded HTTPS webhook on 127.0.0.1 with a trustme certificate."""
 
     def __init__(self, cert: trustme.LeafCert) -> None:
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self.server.daemon_threads = True
-        self.server.requests = []
-        self.server.release = threading.Event()
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        cert.configure_cert(context)
-        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
-        self.port = self.server.server_address[1]
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    @property
-    def requests(self) -> list[dict]:
-        return self.server.requests
+        super().__init__(_Handler, cert)
 
     def url(self, behaviour: str = "correct") -> str:
         return f"https://127.0.0.1:{self.port}/convert/{behaviour}"
-
-    def close(self) -> None:
-        self.server.release.set()
-        self.server.shutdown()
-        self.server.server_close()
-
-
-@pytest.fixture(scope="module")
-def ca() -> trustme.CA:
-    return trustme.CA()
 
 
 @pytest.fixture(scope="module")

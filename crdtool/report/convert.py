@@ -8,8 +8,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-import click
-
 from crdtool.engine.results import Result
 from crdtool.report.context import RenderContext
 
@@ -117,17 +115,16 @@ def render_objects(conversions: list, output: str, context: RenderContext) -> No
 
     for c in conversions:
         if not c.converted:
-            click.echo(f"{label(c)}: error: {c.status}", file=context.stderr)
+            context.stderr.write(f"{label(c)}: error: {c.status}\n")
             continue
         for error in c.errors:
-            click.echo(f"{label(c)}: error: {error}", file=context.stderr)
+            context.stderr.write(f"{label(c)}: error: {error}\n")
         if c.back_status is not None:
-            click.echo(f"{label(c)}: error: the way back to {c.stored_version} failed: {c.back_status}",
-                       file=context.stderr)
+            context.stderr.write(f"{label(c)}: error: the way back to {c.stored_version} failed: {c.back_status}\n")
         for loss in c.lost or []:
             now = "gone" if loss.vanished else f"now {_short(loss.after)}"
-            click.echo(f"{label(c)}: error: {loss.path}: lost in the round trip: was {_short(loss.before)}, {now}",
-                       file=context.stderr)
+            context.stderr.write(f"{label(c)}: error: {loss.path}: lost in the round trip: "
+                                 f"was {_short(loss.before)}, {now}\n")
     objects = [c.object for c in conversions if c.converted]
     if objects:
         print_objects(objects, output, context.stdout)

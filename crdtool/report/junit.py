@@ -12,8 +12,6 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-import click
-
 from crdtool.engine.results import Result
 from crdtool.report.context import RenderContext
 from crdtool.report.issues import document_label, issues, line
@@ -90,5 +88,5 @@ def report(results: list[Result], name: str = "crdtool", skipped: list | None = 
 def render(results: list[Result], context: RenderContext) -> None:
     """`--format junit`; the report holds documents only, so the run's notes go to stderr."""
     for note in context.notes:
-        click.echo(f"note: {note}", file=context.stderr)
+        context.stderr.write(f"note: {note}\n")
     context.stdout.write(report(results, context.command, context.skipped))

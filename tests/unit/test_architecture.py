@@ -46,6 +46,10 @@ def test_engine_imports_no_command_line_or_terminal_library() -> None:
     assert _violations("engine", ("click", "rich", "crdtool.cli", "crdtool.report")) == []
 
 
+def test_renderers_write_to_their_context_not_through_the_command_line() -> None:
+    assert _violations("report", ("click", "crdtool.cli")) == []
+
+
 def test_the_rule_sees_imports_inside_functions(tmp_path: Path) -> None:
     module = PACKAGE / "cli" / "emit.py"
     assert "crdtool.engine.results" in _imports(module)

@@ -18,36 +18,28 @@ matcher's VersionedAttributes); a policy the kind and resource its matchConstrai
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
-__all__ = ["GroupVersion", "admission_request", "gvk", "gvr"]
+from crdtool.admission.chain import Attributes, Resource
+
+__all__ = ["admission_request", "gvk", "gvr"]
 
 _OPTIONS = {"CREATE": "CreateOptions", "UPDATE": "UpdateOptions", "DELETE": "DeleteOptions"}
 
 
-class GroupVersion(Protocol):
-    """A kind's or resource's identity as admission names it (crdtool.admission.chain.Resource)."""
-
-    group: str
-    version: str
-    kind: str
-    resource: str
-    subresource: str
-
-
-def gvk(of: GroupVersion) -> dict[str, str]:
+def gvk(of: Resource) -> dict[str, str]:
     """metav1.GroupVersionKind in JSON."""
     return {"group": of.group, "version": of.version, "kind": of.kind}
 
 
-def gvr(of: GroupVersion) -> dict[str, str]:
+def gvr(of: Resource) -> dict[str, str]:
     """metav1.GroupVersionResource in JSON."""
     return {"group": of.group, "version": of.version, "resource": of.resource}
 
 
-def admission_request(attributes: Any, kind: GroupVersion, resource: GroupVersion, uid: str = "",
+def admission_request(attributes: Attributes, kind: Resource, resource: Resource, uid: str = "",
                       objects: tuple[Any, Any] | None = None) -> dict[str, Any]:
-    """The AdmissionRequest of `attributes` (crdtool.admission.chain.Attributes) in JSON, in the Go
+    """The AdmissionRequest of `attributes` in JSON, in the Go
     type's field order; `objects` (the object and old object as the webhook gets them) only for a
     webhook's body, which carries them (CEL reads them as variables of their own)."""
     request: dict[str, Any] = {"uid": uid, "kind": gvk(kind), "resource": gvr(resource)}

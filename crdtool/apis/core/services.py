@@ -438,6 +438,7 @@ def validate_service_update(service: dict, old: dict) -> list[FieldError]:
     ValidateObjectMetaUpdate: cluster IPs and IP families may be added or released but not changed,
     the load balancer class and (while needed) the health check node port are immutable; then
     ValidateService."""
+    old = prepare_for_create(old)  # as it was stored
     service = prepare_for_update(service, old)
     spec = service.get("spec") or {}
     old_spec = old.get("spec") or {}

@@ -90,3 +90,12 @@ def validate_cidr_for_legacy_field(value: str, path: Path) -> list[FieldError]:
     """core IsValidCIDRForLegacyField with the StrictIPCIDRValidation feature off (its default in
     1.36): the value must parse with ParseCIDRSloppy."""
     return [] if parse_cidr_sloppy(value) is not None else [FieldError.invalid(path, value, CIDR_INVALID)]
+
+
+IP_INVALID = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"
+
+
+def validate_ip_for_legacy_field(value: str, path: Path) -> list[FieldError]:
+    """core IsValidIPForLegacyField with the StrictIPCIDRValidation feature off (its default in
+    1.36): the value must parse with ParseIPSloppy."""
+    return [] if parse_ip_sloppy(value) is not None else [FieldError.invalid(path, value, IP_INVALID)]

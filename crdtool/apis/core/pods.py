@@ -5,7 +5,7 @@ pod as a whole; the containers are in apis.core.containers, the volumes in apis.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from crdtool.apis.fieldchecks import validate_ip_for_legacy_field, validate_qualified_name
 from crdtool.model.errors import FieldError, TypedString
@@ -31,6 +31,8 @@ class PodValidationOptions:
     allow_sleep_zero: bool = True
     #: AllowSidecarResizePolicy (InPlacePodVerticalScaling, on).
     allow_sidecar_resize_policy: bool = True
+    #: ResourceIsPod: the spec is a Pod's, not a template's.
+    resource_is_pod: bool = False
 
 
 DEFAULT_OPTIONS = PodValidationOptions()
@@ -93,6 +95,8 @@ def validate_pod_spec(spec: dict, pod_meta: dict | None, path: Path,
     from crdtool.apis.core import security as sec
     from crdtool.apis.core import volumes as vol
 
+    if resource_is_pod and not opts.resource_is_pod:
+        opts = replace(opts, resource_is_pod=True)
     errs: list[FieldError] = []
     grace = spec.get("terminationGracePeriodSeconds")
     if grace is None:

@@ -15,7 +15,7 @@ from crdtool.apis.validation import KindValidation
 __all__ = ["DEFAULT_OPTIONS", "PodValidationOptions", "VALIDATORS", "validate_pod_template_spec"]
 
 VALIDATORS: dict[str, KindValidation] = {
-    "Pod": KindValidation(kinds.validate_pod),
+    "Pod": KindValidation(kinds.validate_pod, kinds.validate_pod_update),
     "ConfigMap": KindValidation(kinds.validate_config_map, kinds.validate_config_map_update),
     "Secret": KindValidation(kinds.validate_secret, kinds.validate_secret_update),
     "Service": KindValidation(services.validate_service_create, services.validate_service_update),

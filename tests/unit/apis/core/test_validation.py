@@ -500,4 +500,6 @@ def test_a_containers_security_context_ids_and_proc_mount() -> None:
         "securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive",
         "securityContext.runAsGroup: Invalid value: 2147483648: must be between 0 and 2147483647, inclusive",
         'securityContext.procMount: Unsupported value: "x": supported values: "Default", "Unmasked"']
-    assert validate_security_context({"runAsUser": 0, "procMount": "Unmasked"}, path) == []
+    assert validate_security_context({"runAsUser": 0, "procMount": "Unmasked"}, path, host_users=False) == []
+    assert [str(e) for e in validate_security_context({"procMount": "Unmasked"}, path)] == [
+        'securityContext.procMount: Invalid value: "Unmasked": `hostUsers` must be false to use `Unmasked`']

@@ -16,8 +16,6 @@ APP = Path(__file__).resolve().parents[1] / "data" / "mixed-app"
 BUILT_IN_GROUPS = {"v1": "", "apps/v1": "apps", "batch/v1": "batch", "networking.k8s.io/v1": "networking.k8s.io",
                    "rbac.authorization.k8s.io/v1": "rbac.authorization.k8s.io", "autoscaling/v2": "autoscaling",
                    "policy/v1": "policy"}
-#: Kinds of the folder whose own validation is being added beside this test.
-PENDING = [kind for kind in ("Service", "ServiceAccount") if validation_for("", kind) is None]
 
 EXPECTED = """\
 ok manifests/alerts.yaml: PrometheusRule shop-alerts
@@ -57,8 +55,6 @@ def test_every_object_is_answered_as_far_as_its_kind_is_checked(monkeypatch: pyt
     assert custom == {"Certificate", "PrometheusRule"}
 
 
-@pytest.mark.xfail(bool(PENDING), strict=True, reason=f"{', '.join(PENDING)}: own validation not reproduced yet, "
-                   "so the summary counts them as checked for decoding, defaults and metadata only")
 def test_the_text_output_says_every_object_was_fully_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     res = run(monkeypatch, "--no-color")
     assert res.exit_code == 0

@@ -116,6 +116,9 @@ class Attributes:
     #: The object in another served version (the CRD's conversion), or None when crdtool cannot convert.
     convert: Callable[[JSONObject, str], JSONObject | None] = lambda obj, version: None
     reinvocation: Reinvocation = field(default_factory=Reinvocation)
+    #: The structural schema of a custom resource's version (None for other kinds): what a mutating
+    #: policy's patched object is decoded and merged by.
+    schema: Any = None
 
 
 @dataclass

@@ -54,6 +54,7 @@ def attributes(obj: JSONObject, old: JSONObject | None, served: ServedVersion, r
         namespace_object=chain.inputs.namespace_object(ns) if ns else None,
         equivalents=equivalents,
         default=default,
+        schema=structural,
     )
 
 

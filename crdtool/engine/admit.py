@@ -66,6 +66,7 @@ def record(verdict: Verdict, result: Result) -> bool:
         return True
     result.status, result.reason = verdict.status.message, verdict.status.reason
     result.code = verdict.status.code
+    result.status_details = verdict.status.details
     return False
 
 

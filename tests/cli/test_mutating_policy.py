@@ -63,3 +63,16 @@ def test_an_apply_configuration_is_said_not_applied(tmp_path: Path) -> None:
     assert res.exit_code == 1, res.output
     assert ("not checked: MutatingAdmissionPolicy 'team-label' with binding 'team-label-default': crdtool does not "
             "apply ApplyConfiguration mutations yet") in res.output
+
+
+def test_kubectl_prints_a_policy_denial_from_its_status_details(tmp_path: Path) -> None:
+    """A ValidatingAdmissionPolicy's denial is Invalid (its default reason) with admission.NewForbidden's
+    details: kubectl names the resource, not the kind, and prints the one cause, which has no field."""
+    only_validating = tmp_path / "vap.yaml"
+    only_validating.write_text("---\n".join(d for d in MAP.read_text().split("---\n")
+                                            if "kind: MutatingAdmissionPolicy" not in d))
+    res = run("validate", "--format", "kubectl", "-c", CRD, "--admission", str(only_validating), CRONTAB)
+    assert res.exit_code == 1
+    assert res.output == ('The crontabs "my-new-cron-object" is invalid: : ValidatingAdmissionPolicy '
+                          "'team-required' with binding 'team-required' denied request: "
+                          "a CronTab needs the example.com/team label\n")

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from crdtool.admission.chain import Attributes, Inputs, Status, Verdict
+from crdtool.admission.chain import Attributes, Inputs, Status, Verdict, forbidden_details
 from crdtool.admission.policy.dispatcher import PolicySet, _activation, _exempt, _namespace_labels
 from crdtool.admission.policy.matching import NamespaceUnknown, SelectorError, match_resources
 from crdtool.admission.policy.model import GROUP, Binding, Policy, default_binding, default_policy
@@ -90,7 +90,7 @@ class MutatingPolicyStage:
         state.last_output = json_copy(attributes.object)
         kept = [e for e in errors if e.policy.failure_policy != "Ignore"]
         if kept:
-            verdict.status = _status(kept[0])
+            verdict.status = _status(kept, attributes)
         return verdict
 
     def _policy(self, policy: Policy, bindings: list[Binding], attributes: Attributes,
@@ -201,14 +201,29 @@ def _note(policy: Policy, binding: Binding | None, why: str) -> str:
     return f"not checked: {which}: {why}"
 
 
-def _status(error: _PolicyError) -> Status:
+def _status(errors: list[_PolicyError], attributes: Attributes) -> Status:
     """policy_dispatcher.go's refusal: admission.NewForbidden with the first error's PolicyError text
-    as the whole message, its reason when it has one."""
+    as the whole message, its reason when it has one, and every error's text as a cause (what
+    kubectl prints for an Invalid reason)."""
+    messages = [_error_text(e) for e in errors]
+    name = attributes.name or _object_name(attributes.object)
+    details = forbidden_details(attributes, name)
+    details["causes"] = [{"message": m} for m in messages]
+    return Status(messages[0], errors[0].reason or "Forbidden", 403, details)
+
+
+def _error_text(error: _PolicyError) -> str:
     if error.binding is not None:
-        message = f"policy '{error.policy.name}' with binding '{error.binding.name}' denied request: {error.message}"
-    else:
-        message = f"policy {go_quote(error.policy.name)} denied request: {error.message}"
-    return Status(message, error.reason or "Forbidden", 403)
+        return f"policy '{error.policy.name}' with binding '{error.binding.name}' denied request: {error.message}"
+    return f"policy {go_quote(error.policy.name)} denied request: {error.message}"
+
+
+def _object_name(obj: Any) -> str:
+    """extractResourceName's fallbacks: the object's name or generateName, else Unknown."""
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    if isinstance(meta, dict):
+        return str(meta.get("name") or meta.get("generateName") or "Unknown")
+    return "Unknown"
 
 
 def build_mutating(inputs: Inputs) -> list[MutatingPolicyStage]:

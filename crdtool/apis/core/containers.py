@@ -30,6 +30,8 @@ class PodContext:
     grace_period: int | None
     restart_policy: str
     opts: PodValidationOptions
+    #: hostUsers unset or true: the containers share the host's user namespace.
+    host_users: bool = True
 
 
 def validate_dns1123_label(value: str, path: Path) -> list[FieldError]:
@@ -190,7 +192,8 @@ def validate_container_common(c: dict, path: Path, ctx: PodContext) -> list[Fiel
     errs += resources.validate_container_resource_requirements(c.get("resources"), ctx.claim_names,
                                                                path.child("resources"))
     errs += validate_resize_policy(c.get("resizePolicy"), path.child("resizePolicy"), ctx.restart_policy)
-    errs += security.validate_security_context(c.get("securityContext"), path.child("securityContext"))
+    errs += security.validate_security_context(c.get("securityContext"), path.child("securityContext"),
+                                               ctx.host_users)
     return errs
 
 

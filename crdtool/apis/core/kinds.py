@@ -1,17 +1,19 @@
 """The core group's kinds whose validation crdtool reproduces (kubernetes pkg/apis/core/validation,
-1.36, and the registry strategies' ValidateUpdate): Pod, ConfigMap, Secret. Each function returns
+1.36, and the registry strategies' ValidateUpdate): Pod (create and update), ConfigMap, Secret, Namespace,
+ServiceAccount (Service, PersistentVolumeClaim and Endpoints have modules of their own). Each function returns
 what its Go counterpart reports beyond ValidateObjectMeta(Update), which apis.handler runs."""
 
 from __future__ import annotations
 
 import base64
 
+from crdtool.apis.core.meta import validate_kube_finalizer_name
 from crdtool.apis.core.names import is_config_map_key
 from crdtool.apis.core.pods import DEFAULT_OPTIONS, validate_pod_spec, validate_pod_specific_annotations
 from crdtool.model.errors import FieldError
 from crdtool.model.jsonvalue import deep_equal
 from crdtool.model.path import Path
-from crdtool.schema.apimachinery.objectmeta import validate_immutable_field
+from crdtool.schema.apimachinery.objectmeta import validate_finalizers, validate_immutable_field
 
 #: core.MaxSecretSize: the data of a Secret or ConfigMap, at most 1 MiB.
 MAX_SECRET_SIZE = 1 << 20
@@ -22,16 +24,49 @@ _SPEC = Path.root("spec")
 # ---------------------------------------------------------------- Pod
 
 def validate_pod(pod: dict) -> list[FieldError]:
-    """validatePodMetadataAndSpec (ValidatePodCreate) beyond ValidateObjectMeta: the pod-specific
-    annotations, ValidatePodSpec with the pod's metadata, service account tokens only with a
-    service account, container images without surrounding whitespace."""
+    """ValidatePodCreate beyond ValidateObjectMeta: validatePodMetadataAndSpec, no ephemeral
+    containers, no nodeName while scheduling gates remain, seccomp and AppArmor annotations that
+    agree with the fields they preceded."""
+    spec = pod.get("spec") or {}
+    errs = _validate_pod_metadata_and_spec(pod)
+    if spec.get("ephemeralContainers"):
+        errs.append(FieldError.forbidden(_SPEC.child("ephemeralContainers"), "cannot be set on create"))
+    if spec.get("nodeName") and spec.get("schedulingGates"):
+        errs.append(FieldError.forbidden(_SPEC.child("nodeName"),
+                                         "cannot be set until all schedulingGates have been cleared"))
+    annotations = (pod.get("metadata") or {}).get("annotations") or {}
+    errs += _seccomp_annotations_match(annotations, spec)
+    return errs + _apparmor_annotations_match(annotations, spec)
+
+
+def validate_pod_update(new: dict, old: dict) -> list[FieldError]:
+    """ValidatePodUpdate beyond ValidateObjectMetaUpdate (ValidateObjectMeta of the new pod, which Go
+    runs again, is left out: its metadata errors would be the update's twice): the new pod's
+    metadata and spec, the pod annotations' changes, then what the spec may change
+    (apis.core.podupdate)."""
+    from crdtool.apis.core.podupdate import validate_pod_spec_update, validate_pod_specific_annotation_updates
+
+    annotations = Path.root("metadata", "annotations")
+    errs = _validate_pod_metadata_and_spec(new, merge_label_keys=False)
+    errs += validate_pod_specific_annotation_updates(new, old, annotations)
+    meta = new.get("metadata") or {}
+    errs += validate_pod_specific_annotations(meta.get("annotations"), new.get("spec") or {}, annotations)
+    return errs + validate_pod_spec_update(new.get("spec") or {}, old.get("spec") or {})
+
+
+def _validate_pod_metadata_and_spec(pod: dict, merge_label_keys: bool = True) -> list[FieldError]:
+    """validatePodMetadataAndSpec beyond ValidateObjectMeta: the pod-specific annotations,
+    ValidatePodSpec with the pod's metadata, service account tokens only with a service account,
+    container images without surrounding whitespace. `merge_label_keys`: the create strategy has
+    merged matchLabelKeys into the pod affinity selectors (not again on an update)."""
     from crdtool.apis.core.containers import validate_container_only_for_pod
 
     meta = pod.get("metadata") or {}
     spec = pod.get("spec") or {}
     opts = DEFAULT_OPTIONS
     errs = validate_pod_specific_annotations(meta.get("annotations"), spec, Path.root("metadata", "annotations"))
-    errs += validate_pod_spec(spec, meta, _SPEC, opts, resource_is_pod=True)
+    spec_meta = meta if merge_label_keys else {k: v for k, v in meta.items() if k != "labels"}
+    errs += validate_pod_spec(spec, spec_meta, _SPEC, opts, resource_is_pod=True)
     if not spec.get("serviceAccountName"):
         for vi, volume in enumerate(spec.get("volumes") or ()):
             for si, source in enumerate((volume.get("projected") or {}).get("sources") or ()):
@@ -42,6 +77,74 @@ def validate_pod(pod: dict) -> list[FieldError]:
     for field in ("containers", "initContainers"):
         for i, c in enumerate(spec.get(field) or ()):
             errs += validate_container_only_for_pod(c, _SPEC.child(field).index(i))
+    return errs
+
+
+_SECCOMP_POD = "seccomp.security.alpha.kubernetes.io/pod"
+_SECCOMP_CONTAINER = "container.seccomp.security.alpha.kubernetes.io/"
+_APPARMOR_CONTAINER = "container.apparmor.security.beta.kubernetes.io/"
+_LOCALHOST = "localhost/"
+
+
+def _seccomp_annotations_match(annotations: dict, spec: dict) -> list[FieldError]:
+    """validateSeccompAnnotationsAndFields: where a seccomp annotation and field both exist, they
+    agree."""
+    errs: list[FieldError] = []
+    pod_profile = (spec.get("securityContext") or {}).get("seccompProfile")
+    if pod_profile is not None and _SECCOMP_POD in annotations:
+        errs += _seccomp_match(annotations[_SECCOMP_POD], pod_profile, _SPEC.child("securityContext", "seccompProfile"))
+    from crdtool.apis.core.security import visit_containers
+
+    for c, at in visit_containers(spec, _SPEC):
+        profile = (c.get("securityContext") or {}).get("seccompProfile")
+        key = _SECCOMP_CONTAINER + (c.get("name") or "")
+        if profile is not None and key in annotations:
+            errs += _seccomp_match(annotations[key], profile, at.child("securityContext", "seccompProfile"))
+    return errs
+
+
+def _seccomp_match(annotation: str, profile: dict, path: Path) -> list[FieldError]:
+    kind = profile.get("type") or ""
+    mismatch = [FieldError.forbidden(path.child("type"), "seccomp type in annotation and field must match")]
+    if kind == "Unconfined" and annotation != "unconfined":
+        return mismatch
+    if kind == "RuntimeDefault" and annotation not in ("runtime/default", "docker/default"):
+        return mismatch
+    if kind == "Localhost":
+        if not annotation.startswith(_LOCALHOST):
+            return mismatch
+        if annotation.removeprefix(_LOCALHOST) != profile.get("localhostProfile"):
+            return [FieldError.forbidden(path.child("localhostProfile"),
+                                         "seccomp profile in annotation and field must match")]
+    return []
+
+
+def _apparmor_annotations_match(annotations: dict, spec: dict) -> list[FieldError]:
+    """validateAppArmorAnnotationsAndFieldsMatchOnCreate (not for Windows pods): a container's
+    AppArmor annotation agrees with its profile (its own, else the pod's)."""
+    from crdtool.apis.core.security import visit_containers
+
+    if (spec.get("os") or {}).get("name") == "windows":
+        return []
+    pod_profile = (spec.get("securityContext") or {}).get("appArmorProfile")
+    errs: list[FieldError] = []
+    for c, at in visit_containers(spec, _SPEC):
+        profile = (c.get("securityContext") or {}).get("appArmorProfile") or pod_profile
+        annotation = annotations.get(_APPARMOR_CONTAINER + (c.get("name") or ""))
+        if profile is None or annotation is None:
+            continue
+        path = at.child("securityContext", "appArmorProfile")
+        kind = profile.get("type") or ""
+        mismatch = FieldError.forbidden(path.child("type"), "apparmor type in annotation and field must match")
+        expected = {"Unconfined": "unconfined", "RuntimeDefault": "runtime/default"}.get(kind)
+        if expected is not None and annotation != expected:
+            errs.append(mismatch)
+        elif kind == "Localhost":
+            if not annotation.startswith(_LOCALHOST):
+                errs.append(mismatch)
+            elif annotation.removeprefix(_LOCALHOST) != profile.get("localhostProfile"):
+                errs.append(FieldError.forbidden(path.child("localhostProfile"),
+                                                 "apparmor profile in annotation and field must match"))
     return errs
 
 
@@ -166,3 +269,28 @@ def validate_secret_update(new: dict, old: dict) -> list[FieldError]:
     errs = validate_immutable_field(new_type, old.get("type") or "", Path.root("type"))
     errs += _immutable(new, old, ("data",))
     return errs + validate_secret({**new, "type": new_type})
+
+
+# ---------------------------------------------------------------- Namespace, ServiceAccount
+
+def validate_namespace(namespace: dict) -> list[FieldError]:
+    """ValidateNamespace beyond ValidateObjectMeta: each spec finalizer a qualified name and a standard
+    or fully qualified finalizer name, reported at `spec.finalizers` (the apiserver gives no index)."""
+    path = Path.root("spec", "finalizers")
+    errs: list[FieldError] = []
+    for name in (namespace.get("spec") or {}).get("finalizers") or ():
+        errs += validate_finalizers([name or ""], path)
+        errs += validate_kube_finalizer_name(name or "", path)
+    return errs
+
+
+def validate_namespace_update(new: dict, old: dict) -> list[FieldError]:
+    """ValidateNamespaceUpdate beyond ValidateObjectMetaUpdate: nothing (the namespace strategy's
+    PrepareForUpdate keeps the stored spec.finalizers and status)."""
+    return []
+
+
+def validate_service_account(account: dict) -> list[FieldError]:
+    """ValidateServiceAccount (and its update): ValidateObjectMeta only; its secrets and
+    imagePullSecrets references are not checked by the apiserver."""
+    return []

@@ -5,9 +5,10 @@ pod as a whole; the containers are in apis.core.containers, the volumes in apis.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from crdtool.model.errors import FieldError
+from crdtool.apis.fieldchecks import validate_ip_for_legacy_field, validate_qualified_name
+from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.path import Path
 from crdtool.schema.apimachinery.names import (
     inclusive_range_error,
@@ -30,6 +31,8 @@ class PodValidationOptions:
     allow_sleep_zero: bool = True
     #: AllowSidecarResizePolicy (InPlacePodVerticalScaling, on).
     allow_sidecar_resize_policy: bool = True
+    #: ResourceIsPod: the spec is a Pod's, not a template's.
+    resource_is_pod: bool = False
 
 
 DEFAULT_OPTIONS = PodValidationOptions()
@@ -79,13 +82,21 @@ def _is_int32(text: str) -> bool:
 def validate_pod_spec(spec: dict, pod_meta: dict | None, path: Path,
                       opts: PodValidationOptions = DEFAULT_OPTIONS, resource_is_pod: bool = False) -> list[FieldError]:
     """ValidatePodSpec, in Go's order: terminationGracePeriodSeconds, volumes, containers (regular,
-    init, ephemeral), hostNetwork's ports, restartPolicy, dnsPolicy, nodeSelector, dnsConfig,
-    serviceAccountName, nodeName, activeDeadlineSeconds, hostname, subdomain, tolerations,
-    priorityClassName, preemptionPolicy. Not reproduced: the pod security context, affinity,
-    topology spread constraints, readiness and scheduling gates, host aliases, overhead, os."""
+    init, ephemeral), hostNetwork's ports, restartPolicy, dnsPolicy, nodeSelector, the pod security
+    context, affinity, dnsConfig, readiness and scheduling gates, topology spread constraints,
+    Windows hostProcess, hostUsers, serviceAccountName, nodeName, activeDeadlineSeconds, hostname,
+    subdomain, tolerations, hostAliases, priorityClassName, runtimeClassName, preemptionPolicy,
+    overhead, os. Not reproduced: resourceClaims' own rules and pod-level resources.
+
+    `pod_meta` is a Pod's metadata (None for a template): its name names the claims of ephemeral
+    volumes, its labels are merged into pod affinity terms by matchLabelKeys."""
+    from crdtool.apis.core import affinity as aff
     from crdtool.apis.core import containers as ctr
+    from crdtool.apis.core import security as sec
     from crdtool.apis.core import volumes as vol
 
+    if resource_is_pod and not opts.resource_is_pod:
+        opts = replace(opts, resource_is_pod=True)
     errs: list[FieldError] = []
     grace = spec.get("terminationGracePeriodSeconds")
     if grace is None:
@@ -94,7 +105,8 @@ def validate_pod_spec(spec: dict, pod_meta: dict | None, path: Path,
     volumes, volume_errs = vol.validate_volumes(spec.get("volumes"), pod_meta, path.child("volumes"), opts)
     errs += volume_errs
     claim_names = {c.get("name") for c in spec.get("resourceClaims") or () if c.get("name")}
-    context = ctr.PodContext(volumes, claim_names, grace, restart_policy, opts)
+    host_users = spec.get("hostUsers") is not False
+    context = ctr.PodContext(volumes, claim_names, grace, restart_policy, opts, host_users)
     errs += ctr.validate_containers(spec.get("containers"), path.child("containers"), context)
     errs += ctr.validate_init_containers(spec.get("initContainers"), spec.get("containers"),
                                          path.child("initContainers"), context)
@@ -104,7 +116,18 @@ def validate_pod_spec(spec: dict, pod_meta: dict | None, path: Path,
     errs += validate_restart_policy(restart_policy, path.child("restartPolicy"))
     errs += validate_dns_policy(spec.get("dnsPolicy") or "", path.child("dnsPolicy"))
     errs += validate_labels(spec.get("nodeSelector"), path.child("nodeSelector"))
+    errs += sec.validate_pod_security_context(spec, path.child("securityContext"))
+    pod_labels = (pod_meta or {}).get("labels") if resource_is_pod else None
+    errs += aff.validate_affinity(spec.get("affinity"), path.child("affinity"), pod_labels)
     errs += _validate_dns_config(spec.get("dnsConfig"), spec.get("dnsPolicy") or "", path.child("dnsConfig"))
+    for i, gate in enumerate(spec.get("readinessGates") or ()):
+        condition = (gate or {}).get("conditionType") or ""
+        errs += validate_qualified_name(condition, path.child("readinessGates").index(i).child("conditionType"))
+    errs += validate_scheduling_gates(spec.get("schedulingGates"), path.child("schedulingGates"))
+    errs += aff.validate_topology_spread_constraints(spec.get("topologySpreadConstraints"),
+                                                     path.child("topologySpreadConstraints"))
+    errs += sec.validate_windows_host_process_pod(spec, path)
+    errs += sec.validate_host_users(spec, path)
     for field in ("serviceAccountName", "nodeName"):
         value = spec.get(field) or ""
         if value:
@@ -119,13 +142,52 @@ def validate_pod_spec(spec: dict, pod_meta: dict | None, path: Path,
             errs += [FieldError.invalid(path.child(field), value, m) for m in is_dns1123_label(value)]
     if spec.get("tolerations"):
         errs += validate_tolerations(spec["tolerations"], path.child("tolerations"))
+    for i, alias in enumerate(spec.get("hostAliases") or ()):
+        errs += validate_host_alias(alias or {}, path.child("hostAliases").index(i))
     priority_class = spec.get("priorityClassName") or ""
     if priority_class:
         errs += [FieldError.invalid(path.child("priorityClassName"), priority_class, m)
                  for m in name_is_dns_subdomain(priority_class, False)]
+    runtime_class = spec.get("runtimeClassName")
+    if runtime_class is not None:
+        errs += [FieldError.invalid(path.child("runtimeClassName"), runtime_class, m)
+                 for m in name_is_dns_subdomain(runtime_class, False)]
     preemption = spec.get("preemptionPolicy")
     if preemption is not None:
         errs += _one_of(preemption, ("PreemptLowerPriority", "Never"), path.child("preemptionPolicy"))
+    if spec.get("overhead") is not None:
+        errs += validate_overhead(spec["overhead"], path.child("overhead"))
+    return errs + sec.validate_os(spec, path)
+
+
+def validate_overhead(overhead: dict, path: Path) -> list[FieldError]:
+    """validateOverhead: the resource requirements' rules, as limits."""
+    from crdtool.apis.core.resources import validate_container_resource_requirements
+
+    return validate_container_resource_requirements({"limits": overhead}, set(), path)
+
+
+def validate_scheduling_gates(gates: list | None, path: Path) -> list[FieldError]:
+    """validateSchedulingGates: qualified names, no duplicate."""
+    errs: list[FieldError] = []
+    seen: set[str] = set()
+    for i, gate in enumerate(gates or ()):
+        name = (gate or {}).get("name") or ""
+        errs += validate_qualified_name(name, path.index(i))
+        if name in seen:
+            errs.append(FieldError.duplicate(path.index(i), name))
+        seen.add(name)
+    return errs
+
+
+def validate_host_alias(alias: dict, path: Path) -> list[FieldError]:
+    """ValidateHostAliases' check of one alias: an IP (IsValidIPForLegacyField), DNS subdomains."""
+    from crdtool.schema.apimachinery.names import is_dns1123_subdomain
+
+    errs = validate_ip_for_legacy_field(alias.get("ip") or "", path.child("ip"))
+    for j, hostname in enumerate(alias.get("hostnames") or ()):
+        errs += [FieldError.invalid(path.child("hostnames").index(j), hostname or "", m)
+                 for m in is_dns1123_subdomain(hostname or "")]
     return errs
 
 
@@ -171,6 +233,8 @@ def _validate_dns_config(config: dict | None, policy: str, path: Path) -> list[F
     nameservers = config.get("nameservers") or []
     if len(nameservers) > 3:
         errs.append(FieldError.invalid(path.child("nameservers"), nameservers, "must not have more than 3 nameservers"))
+    for i, nameserver in enumerate(nameservers):
+        errs += validate_ip_for_legacy_field(nameserver or "", path.child("nameservers").index(i))
     searches = config.get("searches") or []
     if len(searches) > 32:
         errs.append(FieldError.invalid(path.child("searches"), searches, "must not have more than 32 search paths"))
@@ -202,11 +266,11 @@ def validate_tolerations(tolerations: list, path: Path) -> list[FieldError]:
         if key:
             errs += [FieldError.invalid(at.child("key"), key, m) for m in is_qualified_name(key)]
         if not key and operator != "Exists":
-            errs.append(FieldError.invalid(at.child("operator"), operator,
+            errs.append(FieldError.invalid(at.child("operator"), TypedString(operator),
                                            'operator must be Exists when `key` is empty, which means '
                                            '"match all values and all keys"'))
         if t.get("tolerationSeconds") is not None and effect != "NoExecute":
-            errs.append(FieldError.invalid(at.child("effect"), effect,
+            errs.append(FieldError.invalid(at.child("effect"), TypedString(effect),
                                            "effect must be 'NoExecute' when `tolerationSeconds` is set"))
         if operator in ("Equal", ""):
             msgs = is_valid_label_value(value)

@@ -1,7 +1,9 @@
 """A pod's volumes as core/validation checks them (kubernetes pkg/apis/core/validation/validation.go,
 1.36): ValidateVolumes, validateVolumeSource (one source per volume) and the checks of the sources
 manifests use (emptyDir, hostPath, secret, configMap, persistentVolumeClaim, downwardAPI, projected,
-nfs, csi, ephemeral's presence), with the path rules they share."""
+nfs, csi, ephemeral's presence and claim name), with the path rules they share; the in-tree storage
+plugins' sources are in apis.core.volume_sources. Not reproduced: an ephemeral volume's claim
+template (ValidatePersistentVolumeClaimTemplate)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,10 @@ import posixpath
 
 from crdtool.apis.core.containers import validate_dns1123_label
 from crdtool.apis.core.pods import PodValidationOptions
-from crdtool.model.errors import FieldError
+from crdtool.model.errors import FieldError, TypedString
+from crdtool.model.gofmt import GoStruct, go_quote
 from crdtool.model.path import Path
+from crdtool.schema.apimachinery.names import name_is_dns_subdomain
 
 FILE_MODE_ERROR = "must be a number between 0 and 0777 (octal), both inclusive"
 _MORE_THAN_ONE = "may not specify more than 1 volume type"
@@ -36,7 +40,7 @@ def validate_volumes(volumes: list | None, pod_meta: dict | None, path: Path,
     for i, volume in enumerate(volumes or ()):
         at = path.index(i)
         name = volume.get("name") or ""
-        own = validate_volume_source(volume, at, name, opts)
+        own = validate_volume_source(volume, at, name, opts, pod_name)
         if not name:
             own.append(FieldError.required(at.child("name")))
         else:
@@ -54,8 +58,13 @@ def validate_volumes(volumes: list | None, pod_meta: dict | None, path: Path,
     return by_name, errs
 
 
-def validate_volume_source(volume: dict, path: Path, name: str, opts: PodValidationOptions) -> list[FieldError]:
-    """validateVolumeSource: exactly one source, and that source's own rules."""
+def validate_volume_source(volume: dict, path: Path, name: str, opts: PodValidationOptions,
+                           pod_name: str = "") -> list[FieldError]:
+    """validateVolumeSource: exactly one source, and that source's own rules (the in-tree plugins'
+    in apis.core.volume_sources). `pod_name` is a Pod's name ("" for a template), which names the
+    claim of an ephemeral volume."""
+    from crdtool.apis.core import volume_sources as plugins
+
     errs: list[FieldError] = []
     count = 0
     for source in _SOURCES:
@@ -64,11 +73,19 @@ def validate_volume_source(volume: dict, path: Path, name: str, opts: PodValidat
             continue
         if count > 0 and source != "emptyDir":
             errs.append(FieldError.forbidden(path.child(_FORBIDDEN_AT.get(source, source)), _MORE_THAN_ONE))
-            continue
-        count += 1
-        check = _SOURCE_CHECKS.get(source)
-        if check is not None:
-            errs += check(value, path.child(source))
+        else:
+            count += 1
+            check = _SOURCE_CHECKS.get(source) or plugins.PLUGIN_CHECKS.get(source)
+            if source == "image":
+                check = plugins.image_check(opts.resource_is_pod)
+            if check is not None:
+                errs += check(value, path.child(plugins.CHECKED_AT.get(source, source)))
+            if source == "ephemeral" and pod_name and name:
+                claim = f"{pod_name}-{name}"
+                errs += [FieldError.invalid(path.child("name"), name, f"PVC name {go_quote(claim)}: {m}")
+                         for m in name_is_dns_subdomain(claim, False)]
+        if source == "iscsi":
+            errs += plugins.iscsi_name_error(value, name, path)
     if count == 0:
         errs.append(FieldError.required(path, "must specify a volume type"))
     return errs
@@ -135,6 +152,157 @@ def validate_key_to_path(item: dict, path: Path) -> list[FieldError]:
     return errs + _mode(item.get("mode"), path.child("mode"))
 
 
+# ---------------------------------------------------------------- downwardAPI and projected
+
+#: validVolumeDownwardAPIFieldPathExpressions
+_VOLUME_FIELD_PATHS = ("metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace",
+                       "metadata.uid")
+
+
+def _downward_api_file(item: dict, path: Path) -> list[FieldError]:
+    """validateDownwardAPIVolumeFile: a local path; exactly one of fieldRef (a pod field) and
+    resourceFieldRef (a container resource); a file mode. `path` is the source's (Go reports an
+    item's errors there, without the item's index)."""
+    from crdtool.apis.core.containers import (
+        validate_container_resource_field_selector,
+        validate_object_field_selector,
+    )
+
+    file_path = item.get("path") or ""
+    errs = [] if file_path else [FieldError.required(path.child("path"))]
+    errs += validate_local_non_reserved_path(file_path, path.child("path"))
+    field_ref, resource_ref = item.get("fieldRef"), item.get("resourceFieldRef")
+    if field_ref is not None:
+        errs += validate_object_field_selector(field_ref, _VOLUME_FIELD_PATHS, path.child("fieldRef"))
+        if resource_ref is not None:
+            errs.append(FieldError.invalid(path, "resource", "fieldRef and resourceFieldRef can not be specified "
+                                                             "simultaneously"))
+    elif resource_ref is not None:
+        errs += validate_container_resource_field_selector(resource_ref, path.child("resourceFieldRef"), True)
+    else:
+        errs.append(FieldError.required(path, "one of fieldRef and resourceFieldRef is required"))
+    return errs + _mode(item.get("mode"), path.child("mode"))
+
+
+def _downward_api(source: dict, path: Path) -> list[FieldError]:
+    """validateDownwardAPIVolumeSource."""
+    errs = _mode(source.get("defaultMode"), path.child("defaultMode"))
+    for item in source.get("items") or ():
+        errs += _downward_api_file(item or {}, path)
+    return errs
+
+
+def validate_projected(source: dict, path: Path, allow_non_local_token_path: bool = False) -> list[FieldError]:
+    """validateProjectedVolumeSource: a file mode, then each source (validateProjectionSources):
+    one kind per source, each kind's rules, no path written twice."""
+    errs = _mode(source.get("defaultMode"), path.child("defaultMode"))
+    paths: set[str] = set()
+
+    def claim(file_path: str, bad_value: str) -> list[FieldError]:
+        if file_path in paths:
+            return [FieldError.invalid(path, bad_value, "conflicting duplicate paths")]
+        paths.add(file_path)
+        return []
+
+    for i, projection in enumerate(source.get("sources") or ()):
+        projection = projection or {}
+        at = path.child("sources").index(i)
+        count = 0
+        for kind, name_field in (("secret", "name"), ("configMap", "name")):
+            ref = projection.get(kind)
+            if ref is None:
+                continue
+            count += 1
+            if not ref.get(name_field):
+                errs.append(FieldError.required(at.child(kind, name_field)))
+            for j, item in enumerate(ref.get("items") or ()):
+                item = item or {}
+                errs += validate_key_to_path(item, at.child(kind, "items").index(j))
+                if item.get("path"):
+                    errs += claim(item["path"], ref.get(name_field) or "")
+        downward = projection.get("downwardAPI")
+        if downward is not None:
+            count += 1
+            for item in downward.get("items") or ():
+                item = item or {}
+                errs += _downward_api_file(item, at.child("downwardAPI"))
+                if item.get("path"):
+                    errs += claim(item["path"], item["path"])
+        token = projection.get("serviceAccountToken")
+        if token is not None:
+            count += 1
+            errs += _service_account_token(token, at.child("serviceAccountToken"), path, allow_non_local_token_path)
+        bundle = projection.get("clusterTrustBundle")
+        if bundle is not None:
+            count += 1
+            errs += _cluster_trust_bundle(bundle, at.child("clusterTrustBundle"))
+            errs += claim(bundle.get("path") or "", bundle.get("path") or "")
+        if count > 1:
+            errs.append(FieldError.forbidden(at, "may not specify more than 1 volume type per source"))
+    return errs
+
+
+def _service_account_token(token: dict, path: Path, projected_path: Path, allow_non_local: bool) -> list[FieldError]:
+    """A serviceAccountToken projection: 10 minutes to 2^32 seconds; a path (reported at the
+    projected volume's `path`, as Go does)."""
+    errs: list[FieldError] = []
+    seconds = token.get("expirationSeconds") or 0
+    if seconds < 600:
+        errs.append(FieldError.invalid(path.child("expirationSeconds"), seconds,
+                                       "may not specify a duration less than 10 minutes"))
+    if seconds > 1 << 32:
+        errs.append(FieldError.invalid(path.child("expirationSeconds"), seconds,
+                                       "may not specify a duration larger than 2^32 seconds"))
+    token_path = token.get("path") or ""
+    if not token_path:
+        errs.append(FieldError.required(projected_path.child("path")))
+    elif not allow_non_local:
+        errs += validate_local_non_reserved_path(token_path, projected_path.child("path"))
+    return errs
+
+
+def _cluster_trust_bundle(bundle: dict, path: Path) -> list[FieldError]:
+    """A clusterTrustBundle projection: one of name and signerName (the name's and signer name's
+    own forms are not reproduced), a local path."""
+    from crdtool.schema.apimachinery.labelselector import validate_label_selector
+
+    errs: list[FieldError] = []
+    name, signer = bundle.get("name"), bundle.get("signerName")
+    if name is not None and signer is not None:
+        errs.append(FieldError.invalid(path, _bundle_struct(bundle), "only one of name and signerName may be used"))
+    elif name is not None:
+        if not name:
+            errs.append(FieldError.required(path.child("name"), "must be a valid object name"))
+        if bundle.get("labelSelector") is not None:
+            errs.append(FieldError.invalid(path.child("labelSelector"), _selector(bundle["labelSelector"]),
+                                           "labelSelector must be unset if name is specified"))
+    elif signer is not None:
+        if not signer:
+            errs.append(FieldError.required(path.child("signerName"), "must be a valid signer name"))
+        errs += validate_label_selector(bundle.get("labelSelector"), path.child("labelSelector"))
+    else:
+        errs.append(FieldError.required(path, "either name or signerName must be specified"))
+    bundle_path = bundle.get("path") or ""
+    if not bundle_path:
+        errs.append(FieldError.required(path.child("path")))
+    return errs + validate_local_non_reserved_path(bundle_path, path.child("path"))
+
+
+def _selector(selector: dict | None) -> object:
+    from crdtool.schema.apimachinery.labelselector import selector_struct
+
+    return selector_struct(selector)
+
+
+def _bundle_struct(bundle: dict) -> GoStruct:
+    """The internal core.ClusterTrustBundleProjection as json.Marshal writes it."""
+    def ptr(value: object) -> object:
+        return TypedString(value) if isinstance(value, str) else value
+    return GoStruct(Name=ptr(bundle.get("name")), SignerName=ptr(bundle.get("signerName")),
+                    LabelSelector=_selector(bundle.get("labelSelector")), Optional=bundle.get("optional"),
+                    Path=bundle.get("path") or "")
+
+
 def _claim(source: dict, path: Path) -> list[FieldError]:
     """validatePersistentClaimVolumeSource."""
     return [] if source.get("claimName") else [FieldError.required(path.child("claimName"))]
@@ -183,6 +351,7 @@ def _ephemeral(source: dict, path: Path) -> list[FieldError]:
 _SOURCE_CHECKS = {
     "emptyDir": _empty_dir, "hostPath": _host_path, "secret": _secret, "configMap": _config_map,
     "persistentVolumeClaim": _claim, "nfs": _nfs, "csi": _csi, "ephemeral": _ephemeral,
+    "downwardAPI": _downward_api, "projected": validate_projected,
 }
 
 

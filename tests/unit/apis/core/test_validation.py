@@ -485,7 +485,7 @@ def test_registry_by_convention() -> None:
     assert package_of("") == "core"
     assert package_of("rbac.authorization.k8s.io") == "rbac"
     assert validation_for("", "Pod") is not None
-    assert validation_for("", "Service") is None
+    assert validation_for("", "PersistentVolume") is None
     assert validation_for("example.invalid", "Thing") is None
 
 
@@ -500,4 +500,6 @@ def test_a_containers_security_context_ids_and_proc_mount() -> None:
         "securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive",
         "securityContext.runAsGroup: Invalid value: 2147483648: must be between 0 and 2147483647, inclusive",
         'securityContext.procMount: Unsupported value: "x": supported values: "Default", "Unmasked"']
-    assert validate_security_context({"runAsUser": 0, "procMount": "Unmasked"}, path) == []
+    assert validate_security_context({"runAsUser": 0, "procMount": "Unmasked"}, path, host_users=False) == []
+    assert [str(e) for e in validate_security_context({"procMount": "Unmasked"}, path)] == [
+        'securityContext.procMount: Invalid value: "Unmasked": `hostUsers` must be false to use `Unmasked`']

@@ -212,6 +212,8 @@ class Chain:
     validating: list[ValidatingStage] = field(default_factory=list)
     #: What the stages were built from (the namespaces a request's attributes name are found there).
     inputs: Inputs = field(default_factory=Inputs)
+    #: The kinds' converters (matchPolicy Equivalent), made once per run when first needed, by CRD name.
+    converters: dict[str, Any] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.mutating or self.validating)

@@ -51,12 +51,14 @@ from crdtool.admission.chain import (
     Status,
     Verdict,
 )
+from crdtool.admission.rules import is_exempt_admission_configuration
 from crdtool.admission.rules import rule_matches as matches_rule
 from crdtool.model.gofmt import go_quote
 from crdtool.model.groupversion import try_parse_group_version
 from crdtool.model.jsonvalue import deep_equal, json_copy
 
-__all__ = ["MutatingWebhooks", "ValidatingWebhooks", "build_mutating", "build_validating", "parse_service"]
+__all__ = ["Endpoint", "MutatingWebhooks", "ValidatingWebhooks", "build_mutating", "build_validating", "parse_service",
+           "service_endpoint"]
 
 GROUP = "admissionregistration.k8s.io"
 MUTATING_PLUGIN = "MutatingAdmissionWebhook"
@@ -286,21 +288,19 @@ def parse_service(text: str) -> tuple[tuple[str, str, int | None, str | None], s
 
 
 @dataclass
-class _Endpoint:
+class Endpoint:
+    """Where a webhook is called: the URL it is told, the TLS server name, and the address dialled
+    instead of the URL's host (a service reference mapped by --webhook-service)."""
+
     url: str
     server_name: str | None = None
     dial: tuple[str, int] | None = None
+    mapped: bool = True
 
 
-def _endpoint(hook: Webhook, inputs: Inputs, notes: list[str]) -> _Endpoint:
-    """Where the webhook is called: its url, or its service reference (mapped by --webhook-service)."""
-    config = hook.spec.get("clientConfig") or {}
-    service = config.get("service") if isinstance(config, dict) else None
-    if not isinstance(service, dict):
-        url = config.get("url") if isinstance(config, dict) else None
-        if not isinstance(url, str) or not url:
-            raise _CallingError("could not get REST client: webhook configuration must have either service or URL")
-        return _Endpoint(url)
+def service_endpoint(service: dict[str, Any], inputs: Inputs) -> Endpoint:
+    """A service reference's endpoint (`mapped` False when no --webhook-service maps it: the service's
+    own name is then dialled), for admission webhooks and a CRD's conversion webhook alike."""
     namespace, name = str(service.get("namespace") or ""), str(service.get("name") or "")
     port = service.get("port") if isinstance(service.get("port"), int) else 443
     path = str(service.get("path") or "")
@@ -311,10 +311,27 @@ def _endpoint(hook: Webhook, inputs: Inputs, notes: list[str]) -> _Endpoint:
             from urllib.parse import urlsplit
 
             parts = urlsplit(target)
-            return _Endpoint(url, server_name, (parts.hostname or "", parts.port or 443))
-    notes.append(f"{hook.source}: webhook {go_quote(hook.name)} calls service {namespace}/{name}:{port}, which no "
-                 f"--webhook-service maps to a local address: crdtool called {server_name}:{port} itself")
-    return _Endpoint(url, server_name)
+            return Endpoint(url, server_name, (parts.hostname or "", parts.port or 443))
+    return Endpoint(url, server_name, mapped=False)
+
+
+def _endpoint(hook: Webhook, inputs: Inputs, notes: list[str]) -> Endpoint:
+    """Where the webhook is called: its url, or its service reference (mapped by --webhook-service)."""
+    config = hook.spec.get("clientConfig") or {}
+    service = config.get("service") if isinstance(config, dict) else None
+    if not isinstance(service, dict):
+        url = config.get("url") if isinstance(config, dict) else None
+        if not isinstance(url, str) or not url:
+            raise _CallingError("could not get REST client: webhook configuration must have either service or URL")
+        return Endpoint(url)
+    endpoint = service_endpoint(service, inputs)
+    if not endpoint.mapped:
+        where = endpoint.url.removeprefix("https://").split("/")[0]
+        namespace, name = str(service.get("namespace") or ""), str(service.get("name") or "")
+        notes.append(f"{hook.source}: webhook {go_quote(hook.name)} calls service {namespace}/{name}:"
+                     f"{where.rpartition(':')[2]}, which no --webhook-service maps to a local address: crdtool "
+                     f"called {where} itself")
+    return endpoint
 
 
 def _ca_bundle(hook: Webhook, inputs: Inputs) -> bytes | None:
@@ -396,6 +413,11 @@ def _calling_status(hook: Webhook, error: _CallingError) -> Status:
     return internal_error(f"failed calling webhook {go_quote(hook.name)}: {error}")
 
 
+def _exempt(attributes: Attributes) -> bool:
+    """Webhook.Dispatch: no webhook configured through the API sees an admission configuration."""
+    return is_exempt_admission_configuration(attributes.resource.group, attributes.resource.kind)
+
+
 def _cannot_convert(hook: Webhook, attributes: Attributes, target: str) -> str:
     return (f"{hook.source}: webhook {go_quote(hook.name)} matches {attributes.resource.resource} only in "
             f"{target} (matchPolicy Equivalent): crdtool cannot convert the object to that version, so it did not "
@@ -455,6 +477,8 @@ class MutatingWebhooks:
         self.hooks, self.inputs = hooks, inputs
 
     def admit(self, attributes: Attributes) -> Verdict:
+        if _exempt(attributes):
+            return Verdict()
         state = attributes.reinvocation.values.setdefault(MUTATING_PLUGIN, _Reinvocation())
         assert isinstance(state, _Reinvocation)
         reinvoke = attributes.reinvocation.is_reinvoke
@@ -558,6 +582,8 @@ class ValidatingWebhooks:
 
     def validate(self, attributes: Attributes) -> Verdict:
         verdict = Verdict()
+        if _exempt(attributes):
+            return verdict
         versions = _Versions(attributes, mutating=False)
         invocations = []
         try:

@@ -258,10 +258,9 @@ def _namespace_of(obj: dict[str, Any]) -> str:
 
 def _exempt(request: Any) -> bool:
     """IsExemptAdmissionConfigurationResource: policies never apply to admission configurations."""
-    res = request.resource
-    return res.group == "admissionregistration.k8s.io" and res.kind in (
-        "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "ValidatingAdmissionPolicy",
-        "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding")
+    from crdtool.admission.rules import is_exempt_admission_configuration
+
+    return is_exempt_admission_configuration(request.resource.group, request.resource.kind)
 
 
 def _namespace_labels(request: Any) -> dict[str, Any] | None:

@@ -90,3 +90,41 @@ def validate_cidr_for_legacy_field(value: str, path: Path) -> list[FieldError]:
     """core IsValidCIDRForLegacyField with the StrictIPCIDRValidation feature off (its default in
     1.36): the value must parse with ParseCIDRSloppy."""
     return [] if parse_cidr_sloppy(value) is not None else [FieldError.invalid(path, value, CIDR_INVALID)]
+
+
+IP_INVALID = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"
+
+
+def validate_ip_for_legacy_field(value: str, path: Path) -> list[FieldError]:
+    """IsValidIPForLegacyField with the StrictIPCIDRValidation feature off (its default in 1.36):
+    the value must parse with ParseIPSloppy (Service clusterIPs and externalIPs, Endpoints IPs)."""
+    return [] if parse_ip_sloppy(value) is not None else [FieldError.invalid(path, value, IP_INVALID)]
+
+
+def validate_non_special_ip(value: str, path: Path) -> list[FieldError]:
+    """ValidateNonSpecialIP (Endpoints addresses and Service externalIPs): not unspecified, loopback,
+    link-local unicast or link-local multicast, as Go's net.IP predicates see the address (an
+    IPv4-mapped IPv6 address counts as its IPv4 address)."""
+    parsed = parse_ip_sloppy(value)
+    if parsed is None:
+        return [FieldError.invalid(path, value, "must be a valid IP address")]
+    bits, is4 = parsed
+    if not is4 and bits >> 32 == 0xFFFF:
+        bits, is4 = bits & 0xFFFFFFFF, True
+    errs: list[FieldError] = []
+    if bits == 0:
+        errs.append(FieldError.invalid(path, value, f"may not be unspecified ({value})"))
+    if (is4 and bits >> 24 == 127) or (not is4 and bits == 1):
+        errs.append(FieldError.invalid(path, value, "may not be in the loopback range (127.0.0.0/8, ::1/128)"))
+    if (is4 and bits >> 16 == 0xA9FE) or (not is4 and bits >> 118 == 0xFE80 >> 6):
+        errs.append(FieldError.invalid(path, value, "may not be in the link-local range (169.254.0.0/16, fe80::/10)"))
+    if (is4 and bits >> 8 == 0xE00000) or (not is4 and bits >> 120 == 0xFF and (bits >> 112) & 0x0F == 0x02):
+        errs.append(FieldError.invalid(
+            path, value, "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)"))
+    return errs
+
+
+def is_ipv6_string(value: str) -> bool:
+    """netutils.IsIPv6String: a sloppily parsed address that is not IPv4 (nor IPv4-mapped)."""
+    parsed = parse_ip_sloppy(value)
+    return parsed is not None and not parsed[1] and parsed[0] >> 32 != 0xFFFF

@@ -408,3 +408,30 @@ def test_a_conversion_that_fails_is_the_apiservers_internal_error(tmp_path, ca, 
         "restaurant.programming-kubernetes.info/v1alpha1, Kind=Pizza failed: Post "
         '"https://127.0.0.1:1/convert?timeout=30s": dial tcp 127.0.0.1:1: connect: connection refused')
     assert fresh.requests == []
+
+
+def _pizza_policy(expression: str) -> list[dict]:
+    policy = _policy()
+    policy[0]["spec"]["matchConstraints"]["resourceRules"] = V1BETA1
+    policy[0]["spec"]["validations"] = [{"expression": expression}]
+    return policy
+
+
+def test_a_policy_matching_another_version_sees_the_converted_object(tmp_path, ca, fresh) -> None:
+    crd = _pizza_crd(tmp_path, fresh.port, ca, strategy="None")
+    policy = _write(tmp_path, "policy.yaml", *_pizza_policy("object.apiVersion.endsWith('/v1beta1')"))
+    assert validate("-c", crd, "--admission", policy, str(PLAIN)).exit_code == 0
+    policy = _write(tmp_path, "policy.yaml", *_pizza_policy("object.apiVersion.endsWith('/v1alpha1')"))
+    assert validate("-c", crd, "--admission", policy, str(PLAIN)).exit_code == 1
+
+
+def test_a_policy_whose_conversion_fails_denies_as_a_configuration_error(tmp_path, ca) -> None:
+    crd = _pizza_crd(tmp_path, 1, ca)  # nothing listens on port 1
+    policy = _write(tmp_path, "policy.yaml", *_pizza_policy("true"))
+    result = validate("-c", crd, "--admission", policy, str(PLAIN), "--format", "json")
+    assert result.exit_code == 1
+    assert _result(result, "Pizza")["status"] == (
+        'pizzas.restaurant.programming-kubernetes.info "plain" is forbidden: ValidatingAdmissionPolicy \'no-open\' '
+        "with binding 'no-open-binding' denied request: failed to configure binding: failed to convert object "
+        "version: conversion webhook for restaurant.programming-kubernetes.info/v1alpha1, Kind=Pizza failed: Post "
+        '"https://127.0.0.1:1/convert?timeout=30s": dial tcp 127.0.0.1:1: connect: connection refused')

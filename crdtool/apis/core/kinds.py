@@ -1,17 +1,19 @@
 """The core group's kinds whose validation crdtool reproduces (kubernetes pkg/apis/core/validation,
-1.36, and the registry strategies' ValidateUpdate): Pod, ConfigMap, Secret. Each function returns
+1.36, and the registry strategies' ValidateUpdate): Pod, ConfigMap, Secret, Namespace,
+ServiceAccount (Service, PersistentVolumeClaim and Endpoints have modules of their own). Each function returns
 what its Go counterpart reports beyond ValidateObjectMeta(Update), which apis.handler runs."""
 
 from __future__ import annotations
 
 import base64
 
+from crdtool.apis.core.meta import validate_kube_finalizer_name
 from crdtool.apis.core.names import is_config_map_key
 from crdtool.apis.core.pods import DEFAULT_OPTIONS, validate_pod_spec, validate_pod_specific_annotations
 from crdtool.model.errors import FieldError
 from crdtool.model.jsonvalue import deep_equal
 from crdtool.model.path import Path
-from crdtool.schema.apimachinery.objectmeta import validate_immutable_field
+from crdtool.schema.apimachinery.objectmeta import validate_finalizers, validate_immutable_field
 
 #: core.MaxSecretSize: the data of a Secret or ConfigMap, at most 1 MiB.
 MAX_SECRET_SIZE = 1 << 20
@@ -166,3 +168,28 @@ def validate_secret_update(new: dict, old: dict) -> list[FieldError]:
     errs = validate_immutable_field(new_type, old.get("type") or "", Path.root("type"))
     errs += _immutable(new, old, ("data",))
     return errs + validate_secret({**new, "type": new_type})
+
+
+# ---------------------------------------------------------------- Namespace, ServiceAccount
+
+def validate_namespace(namespace: dict) -> list[FieldError]:
+    """ValidateNamespace beyond ValidateObjectMeta: each spec finalizer a qualified name and a standard
+    or fully qualified finalizer name, reported at `spec.finalizers` (the apiserver gives no index)."""
+    path = Path.root("spec", "finalizers")
+    errs: list[FieldError] = []
+    for name in (namespace.get("spec") or {}).get("finalizers") or ():
+        errs += validate_finalizers([name or ""], path)
+        errs += validate_kube_finalizer_name(name or "", path)
+    return errs
+
+
+def validate_namespace_update(new: dict, old: dict) -> list[FieldError]:
+    """ValidateNamespaceUpdate beyond ValidateObjectMetaUpdate: nothing (the namespace strategy's
+    PrepareForUpdate keeps the stored spec.finalizers and status)."""
+    return []
+
+
+def validate_service_account(account: dict) -> list[FieldError]:
+    """ValidateServiceAccount (and its update): ValidateObjectMeta only; its secrets and
+    imagePullSecrets references are not checked by the apiserver."""
+    return []

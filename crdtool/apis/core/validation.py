@@ -8,7 +8,7 @@ from the JSON is Go's zero value. Go iterates maps in random order; document ord
 
 from __future__ import annotations
 
-from crdtool.apis.core import kinds
+from crdtool.apis.core import claims, endpoints, kinds, services
 from crdtool.apis.core.pods import DEFAULT_OPTIONS, PodValidationOptions, validate_pod_template_spec
 from crdtool.apis.validation import KindValidation
 
@@ -18,4 +18,9 @@ VALIDATORS: dict[str, KindValidation] = {
     "Pod": KindValidation(kinds.validate_pod),
     "ConfigMap": KindValidation(kinds.validate_config_map, kinds.validate_config_map_update),
     "Secret": KindValidation(kinds.validate_secret, kinds.validate_secret_update),
+    "Service": KindValidation(services.validate_service_create, services.validate_service_update),
+    "Namespace": KindValidation(kinds.validate_namespace, kinds.validate_namespace_update),
+    "ServiceAccount": KindValidation(kinds.validate_service_account),
+    "PersistentVolumeClaim": KindValidation(claims.validate_claim, claims.validate_claim_update),
+    "Endpoints": KindValidation(endpoints.validate_endpoints),
 }

@@ -485,7 +485,7 @@ def test_registry_by_convention() -> None:
     assert package_of("") == "core"
     assert package_of("rbac.authorization.k8s.io") == "rbac"
     assert validation_for("", "Pod") is not None
-    assert validation_for("", "Service") is None
+    assert validation_for("", "PersistentVolume") is None
     assert validation_for("example.invalid", "Thing") is None
 
 

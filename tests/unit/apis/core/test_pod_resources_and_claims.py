@@ -240,7 +240,8 @@ CTB = "spec.volumes[0].projected.sources[0].clusterTrustBundle"
 
 
 def bundle(**fields) -> dict:
-    return pod(volumes=[{"name": "v", "projected": {"sources": [{"clusterTrustBundle": {"path": "ca.pem", **fields}}]}}])
+    source = {"clusterTrustBundle": {"path": "ca.pem", **fields}}
+    return pod(volumes=[{"name": "v", "projected": {"sources": [source]}}])
 
 
 @pytest.mark.parametrize(("case", "fields", "expected", "text"), [

@@ -77,6 +77,9 @@ class Result:
     checks: str = "validation"
     #: The answer's HTTP code where admission decided it (a webhook's denial keeps its own code).
     code: int | None = None
+    #: The status details of admission's refusal (metav1.StatusDetails as JSON), which kubectl prints
+    #: for an Invalid answer.
+    status_details: dict[str, Any] | None = None
     #: What admission could not do as the apiserver would (a webhook it could not reach, ...): always shown.
     admission_notes: list[str] = field(default_factory=list)
     #: The audit annotations admission added (a webhook's, prefixed with its name; failed-open ones).

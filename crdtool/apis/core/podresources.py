@@ -8,8 +8,8 @@ Pod-level requests are checked against the containers' aggregate requests as
 resourcehelper.AggregateContainerRequests computes them (regular containers and sidecars summed,
 each init container's peak beside the sidecars started before it); a resource the pod does not
 request is not compared (a Pod's missing pod-level requests are defaulted from its containers, see
-apis.core.defaults). A bad value is the quantity as written; an aggregate of several containers
-is shown in Quantity's canonical form.
+apis.core.defaults). Quantities arrive decoded in their canonical form; an aggregate of several
+containers is shown in that form too.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from crdtool.apis.core.resources import (
     validate_container_resource_requirements,
     validate_resource_name,
 )
-from crdtool.apis.quantity import quantity_value
+from crdtool.apis.quantity import canonical, quantity_value
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.gofmt import GoStruct
 from crdtool.model.path import Path
@@ -177,27 +177,9 @@ def _add(into: dict[str, _Total], more: dict[str, _Total]) -> None:
             into[name] = (value, text)
 
 
-_DECIMAL = ((10**18, "E"), (10**15, "P"), (10**12, "T"), (10**9, "G"), (10**6, "M"), (10**3, "k"))
-_BINARY = ((2**60, "Ei"), (2**50, "Pi"), (2**40, "Ti"), (2**30, "Gi"), (2**20, "Mi"), (2**10, "Ki"))
-
-
 def canonical_text(value: Fraction, binary: bool = False) -> str:
-    """Quantity.String() of a sum: the largest suffix that keeps it whole (binary suffixes for a
-    BinarySI quantity of at least 1Ki, else decimal ones, down to milli and nano units)."""
-    sign = "-" if value < 0 else ""
-    value = abs(value)
-    if value.denominator == 1:
-        whole = int(value)
-        if binary and whole >= 1024:
-            for factor, suffix in _BINARY:
-                if whole % factor == 0:
-                    return f"{sign}{whole // factor}{suffix}"
-        for factor, suffix in _DECIMAL:
-            if whole % factor == 0 and whole >= factor:
-                return f"{sign}{whole // factor}{suffix}"
-        return f"{sign}{whole}"
-    for factor, suffix in ((1000, "m"), (10**6, "u"), (10**9, "n")):
-        scaled = value * factor
-        if scaled.denominator == 1:
-            return f"{sign}{int(scaled)}{suffix}"
-    return f"{sign}{-(-value.numerator * 10**9 // value.denominator)}n"
+    """Quantity.String() of a sum, which keeps its first quantity's format: BinarySI for a whole
+    number of Ki (apis.quantity.canonical reduces it further), else DecimalSI."""
+    if binary and value.denominator == 1 and value % 1024 == 0:
+        return canonical(f"{int(value) // 1024}Ki")
+    return canonical(f"{-(-value * 10**9 // 1)}n")

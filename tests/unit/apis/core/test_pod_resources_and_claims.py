@@ -196,6 +196,8 @@ def test_aggregate_and_canonical_text() -> None:
     assert canonical_text(Fraction(3, 2)) == "1500m"
     assert canonical_text(Fraction(3000)) == "3k"
     assert canonical_text(Fraction(1536 * 1024), binary=True) == "1536Ki"
+    assert canonical_text(Fraction(2**30), binary=True) == "1Gi"
+    assert canonical_text(Fraction(1500), binary=True) == "1500"
 
 
 # ---------------------------------------------------------------- ephemeral volume claim template

@@ -4,9 +4,8 @@ validateContainerResourceName, validateResourceClaimNames; kubernetes
 pkg/apis/core/validation/validation.go, 1.36). The pod-level resources reuse the requirements'
 rules with their own resource names (apis.core.podresources).
 
-A quantity's bad value is shown as written: the apiserver shows Quantity.String(), its canonical
-form, which is the same text for the usual spellings (`500m`, `2`, `1Gi`) but not for all
-(`0.5` is shown `500m` by the apiserver).
+A quantity's bad value is Quantity.String(), its canonical form (`0.5` is shown `500m`), as the
+apiserver shows it: the decoder stores quantities canonical (apis.quantity.canonical).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ descriptions (built from the constants of every k8s.io/api package), and the des
 IntOrString and Quantity (their doc comments, published with their OpenAPI v3 shapes). Every other
 description is checked against the one built from its Go doc comment; differences are reported.
 
-Usage:
+Usage (with crdtool importable, e.g. after `pip install -e .`):
   pip download --no-deps kubernetes-validate -d /tmp/kv && unzip -o /tmp/kv/*.whl -d /tmp/kv
   git clone --bare https://github.com/kubernetes/api /tmp/api.git
   git clone --bare https://github.com/kubernetes/apimachinery /tmp/apimachinery.git

@@ -61,6 +61,18 @@ class Status:
     message: str
     reason: str
     code: int
+    #: metav1.StatusDetails as JSON (name, group, kind, causes), which kubectl prints for an Invalid
+    #: answer instead of the message; None when the status has none.
+    details: dict[str, Any] | None = None
+
+
+def forbidden_details(attributes: Attributes, name: str, message: str | None = None) -> dict[str, Any]:
+    """admission.NewForbidden's details: the resource (not the kind) as `kind`, and the one cause a
+    ValidatingAdmissionPolicy's denial appends (its message, no field)."""
+    details: dict[str, Any] = {"name": name, "group": attributes.resource.group, "kind": attributes.resource.resource}
+    if message is not None:
+        details["causes"] = [{"message": message}]
+    return details
 
 
 @dataclass
@@ -116,6 +128,9 @@ class Attributes:
     #: The object in another served version (the CRD's conversion), or None when crdtool cannot convert.
     convert: Callable[[JSONObject, str], JSONObject | None] = lambda obj, version: None
     reinvocation: Reinvocation = field(default_factory=Reinvocation)
+    #: The structural schema of a custom resource's version (None for other kinds): what a mutating
+    #: policy's patched object is decoded and merged by.
+    schema: Any = None
 
 
 @dataclass

@@ -36,7 +36,7 @@ from typing import Any
 
 from crdtool.admission import jsonpatch, selectors
 from crdtool.admission import review as admission_review
-from crdtool.admission.chain import Attributes, Inputs, JSONObject, Resource, Status, Verdict
+from crdtool.admission.chain import Attributes, Inputs, JSONObject, Resource, Status, Verdict, forbidden_details
 from crdtool.admission.rules import rule_matches as matches_rule
 from crdtool.model.gofmt import go_json, go_quote
 from crdtool.model.groupversion import try_parse_group_version
@@ -286,7 +286,8 @@ def denial(name: str, result: JSONObject | None) -> Status:
         text = f"{denied}: {reason}"
     else:
         text = f"{denied} without explanation"
-    return Status(text, reason, max(code, 400))
+    details = result.get("details")
+    return Status(text, reason, max(code, 400), details if isinstance(details, dict) else None)
 
 
 def _called(hook: Webhook, response: admission_review.Response, verdict: Verdict) -> None:
@@ -334,7 +335,7 @@ def _should_call(hook: Webhook, attributes: Attributes, verdict: Verdict) -> Res
             group = attributes.resource.group
             qualified = attributes.resource.resource + (f".{group}" if group else "")
             raise _Refusal(Status(f"{qualified} {go_quote(attributes.name)} is forbidden: {problem}",
-                                  "Forbidden", 403))
+                                  "Forbidden", 403, forbidden_details(attributes, attributes.name)))
         if not matched:
             return None
     return invoked

@@ -54,6 +54,7 @@ def attributes(obj: JSONObject, old: JSONObject | None, served: ServedVersion, r
         namespace_object=chain.inputs.namespace_object(ns) if ns else None,
         equivalents=equivalents,
         default=default,
+        schema=structural,
     )
 
 
@@ -65,6 +66,7 @@ def record(verdict: Verdict, result: Result) -> bool:
         return True
     result.status, result.reason = verdict.status.message, verdict.status.reason
     result.code = verdict.status.code
+    result.status_details = verdict.status.details
     return False
 
 

@@ -46,6 +46,8 @@ class Refusal:
     message: str
     reason: str
     code: int
+    #: The status details (see chain.Status.details).
+    details: dict[str, Any] | None = None
 
 
 @dataclass
@@ -302,8 +304,9 @@ def _refusal(denial: _Denied, request: Any) -> Refusal:
     res = request.resource
     resource = f"{res.resource}.{res.group}" if res.group else res.resource
     reason = denial.reason or "Invalid"
-    return Refusal(f"{resource} {go_quote(_resource_name(request))} is forbidden: {message}", reason,
-                   reason_code(reason))
+    name = _resource_name(request)
+    details = {"name": name, "group": res.group, "kind": res.resource, "causes": [{"message": message}]}
+    return Refusal(f"{resource} {go_quote(name)} is forbidden: {message}", reason, reason_code(reason), details)
 
 
 def _resource_name(request: Any) -> str:

@@ -96,6 +96,8 @@ class Cache:
         self._root = root
         self._identity = identity or (build_identity() if root is not None else "")
         self._prepared = False
+        #: (namespace, key) of the entries this run read or wrote: the store holds them.
+        self._held: set[tuple[str, bytes]] = set()
 
     @property
     def enabled(self) -> bool:
@@ -118,9 +120,15 @@ class Cache:
         if not raw.startswith(_MAGIC) or raw[len(_MAGIC):len(_MAGIC) + _DIGEST] != hashlib.sha256(payload).digest():
             return None
         try:
-            return pickle.loads(payload)
+            value = pickle.loads(payload)
         except Exception:  # noqa: BLE001 - an entry this build cannot read is a miss, whatever the reason
             return None
+        self._held.add((namespace, key))
+        return value
+
+    def holds(self, namespace: str, key: bytes) -> bool:
+        """Whether this run has read or written the entry (then a `put` of it would change nothing)."""
+        return (namespace, key) in self._held
 
     def put(self, namespace: str, key: bytes, value: Any) -> None:
         """Store the value (best effort: a failure turns the cache off for this run)."""
@@ -141,6 +149,7 @@ class Cache:
                 with os.fdopen(fd, "wb") as f:
                     f.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
                 os.replace(tmp, path)
+                self._held.add((namespace, key))
             except BaseException:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)

@@ -58,8 +58,8 @@ class CompiledRule:
     ast: checked_ast.CheckedAst | None = None
     #: The CEL type of `self` (set and map lists in it change what `==` and `+` mean).
     self_type: DeclType | None = None
-    #: The evaluation program, serialized (as the persistent cache keeps it): deserializing is some ten
-    #: times faster than compiling.
+    #: The evaluation program before the rewrite for set and map lists (list_semantics), serialized (as
+    #: the persistent cache keeps it): deserializing and rewriting are some ten times faster than compiling.
     program_bytes: bytes | None = None
     _program: cel.Expression | None = None
     _message_program: cel.Expression | None = None
@@ -70,7 +70,7 @@ class CompiledRule:
         """The rule's evaluation program (None: an empty rule or one that did not compile)."""
         if self._program is None and self.compiled:
             if self.program_bytes is not None:
-                self._program = environment.eval_env().deserialize(self.program_bytes)
+                self._program = _program_from(self.program_bytes, self.optional_old_self, self.self_type)
             else:
                 self._program = _eval_program(self.expression, self.optional_old_self, self.self_type)
         return self._program
@@ -130,15 +130,17 @@ def _compile(schema: Structural, is_resource_root: bool, store: Cache | None = N
         raise RuleCompileError("internal error: failed to construct type information for x-kubernetes-validations "
                                "rules: unable to convert structural schema to CEL declarations")
     key = (decl_type.fingerprint(), json.dumps(rules, sort_keys=True))
+    stored_key = repr(key).encode()
     compiled = _by_fingerprint.get(key)
     if compiled is None and store is not None and store.enabled:
-        compiled = _stored_rules(store, key, decl_type)
+        compiled = _stored_rules(store, stored_key, decl_type)
     if compiled is None:
         types = build_schema_types(decl_type, library.descriptor_files())
         max_cardinality = MAX_REQUEST_SIZE_BYTES // (decl_type.min_serialized_size + 1)
         compiled = [_compile_rule(rule, schema, decl_type, types, max_cardinality) for rule in rules]
-        if store is not None and store.enabled:
-            store.put(_STORE_NAMESPACE, repr(key).encode(), [_storable(r) for r in compiled])
+    if store is not None and store.enabled and not store.holds(_STORE_NAMESPACE, stored_key):
+        # Rules first compiled by lint (which keeps none) too: the next run's evaluation reads them.
+        store.put(_STORE_NAMESPACE, stored_key, [_storable(r) for r in compiled])
     _by_fingerprint[key] = compiled
     return NodeRules(decl_type, compiled)
 
@@ -150,19 +152,21 @@ def _storable(rule: CompiledRule) -> CompiledRule:
     """A compiled rule as the persistent cache keeps it: what type-checking and costing found and its
     evaluation program serialized (the rules of a node about to be evaluated), without the type of `self`
     (the node's own) or its message's program (compiled on first use, when a rule fails)."""
-    program = rule.program
-    # A program rewritten for set and map lists (list_semantics) does not evaluate the same once
-    # serialized and read back: it is compiled again on first use instead.
-    keep = program is not None and not list_semantics.needs_rewrite(rule.self_type)
+    serialized = rule.program_bytes
+    if serialized is None and rule.program is not None:
+        # A program rewritten for set and map lists (list_semantics) does not evaluate the same once
+        # serialized and read back: the program before the rewrite is kept, and rewritten when read.
+        plain = (_plain_program(rule.expression, rule.optional_old_self)
+                 if list_semantics.needs_rewrite(rule.self_type) else rule.program)
+        serialized = plain.serialize()
     return CompiledRule(rule.rule, rule.compilation, rule.expression, rule.message_expression, rule.compiled,
-                        rule.unsupported, rule.optional_old_self, rule.field_path, rule.ast, None,
-                        program.serialize() if keep and program is not None else None)
+                        rule.unsupported, rule.optional_old_self, rule.field_path, rule.ast, None, serialized)
 
 
-def _stored_rules(store: Cache, key: tuple, decl_type: DeclType) -> list[CompiledRule] | None:
+def _stored_rules(store: Cache, key: bytes, decl_type: DeclType) -> list[CompiledRule] | None:
     """The compiled rules the cache holds for rules of this type (the key: the type's fingerprint and
     the rules), their `self` typed as this node's."""
-    stored = store.get(_STORE_NAMESPACE, repr(key).encode())
+    stored = store.get(_STORE_NAMESPACE, key)
     if not isinstance(stored, list) or not all(isinstance(r, CompiledRule) for r in stored):
         return None
     for rule in stored:
@@ -298,19 +302,36 @@ def _uses_old_self(source: str, types: SchemaTypes) -> bool:
     return False
 
 
+def _plain_program(source: str, optional_old_self: bool) -> cel.Expression:
+    """`source` compiled for evaluation over plain values, before any rewrite for set and map lists."""
+    text = environment.optional_old_self_eval(source) if optional_old_self else source
+    return environment.eval_env().compile(text)
+
+
 def _eval_program(source: str, optional_old_self: bool, self_type: DeclType | None) -> cel.Expression:
     """The program evaluating `source` over plain values, with the apiserver's set and map list
     semantics where `self` holds such lists."""
-    text = environment.optional_old_self_eval(source) if optional_old_self else source
-    env = environment.eval_env()
-    program = env.compile(text)
+    program = _plain_program(source, optional_old_self)
     if not list_semantics.needs_rewrite(self_type):
         return program
+    rewritten = _list_semantics(program.serialize(), optional_old_self, self_type)
+    return program if rewritten is None else environment.eval_env().deserialize(rewritten)
+
+
+def _program_from(serialized: bytes, optional_old_self: bool, self_type: DeclType | None) -> cel.Expression:
+    """`_eval_program`'s program from the plain program serialized (`_plain_program`, as stored)."""
+    rewritten = _list_semantics(serialized, optional_old_self, self_type)
+    return environment.eval_env().deserialize(serialized if rewritten is None else rewritten)
+
+
+def _list_semantics(serialized: bytes, optional_old_self: bool, self_type: DeclType | None) -> bytes | None:
+    """The serialized program rewritten for the set and map lists of `self`'s type (None: nothing to rewrite)."""
+    if not list_semantics.needs_rewrite(self_type):
+        return None
     inputs = {"self": "value", environment.OLD_SELF_VALUE: "value"}
     if not optional_old_self:
         inputs["oldSelf"] = "value"
-    rewritten = list_semantics.rewrite(program.serialize(), self_type, inputs)
-    return program if rewritten is None else env.deserialize(rewritten)
+    return list_semantics.rewrite(serialized, self_type, inputs)
 
 
 def _max_cost(ast: checked_ast.CheckedAst, decl_type: DeclType) -> tuple[int, str]:

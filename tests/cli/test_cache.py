@@ -255,3 +255,49 @@ def test_a_rule_over_a_set_list_answers_the_same_from_the_cache(tmp_path: Path) 
                for path in (first, second, first, second)]
     refusal = b"""The Widget "w1" is invalid: spec.v: Invalid value: failed rule: (self + ['c', 'a'])[1] == 'c'\n"""
     assert answers == [refusal] * 4
+
+
+STORED_V1 = """apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {plural: widgets, singular: widget, kind: Widget}
+  scope: Namespaced
+  versions:
+  - name: VERSION
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema: {type: object}
+status:
+  storedVersions: [v1]
+"""
+
+
+def test_lint_old_verdicts_come_from_the_cache_and_an_update_is_not_taken_for_a_create(tmp_path: Path,
+                                                                                         monkeypatch) -> None:
+    """A CRD dropping its stored version v1 is a valid create but a refused update: the cache keys an
+    update's verdict by both documents."""
+    import crdtool.cel.compiler as compiler
+    import crdtool.engine.lint as lint
+
+    old, new = tmp_path / "old.yaml", tmp_path / "new.yaml"
+    old.write_text(STORED_V1.replace("VERSION", "v1"))
+    new.write_text(STORED_V1.replace("VERSION", "v2"))
+    cache_dir = tmp_path / "cache"
+    monkeypatch.setenv("CRDTOOL_CACHE_DIR", str(cache_dir))
+    runs = [["lint", str(new)], ["lint", "--old", str(old), str(new)], ["lint", "--old", str(old), str(old)]]
+    uncached = [run_here("--no-cache", *args) for args in runs]
+    assert [r.exit_code for r in uncached] == [0, 1, 0]
+    cold = [run_here(*args) for args in runs]
+    compiler._cache.clear()
+    compiler._by_fingerprint.clear()
+
+    def no_lint(*_args, **_kwargs):
+        raise AssertionError("a CRD was linted though its verdict is cached")
+
+    monkeypatch.setattr(lint, "lint_document", no_lint)
+    warm = [run_here(*args) for args in runs]
+    assert [(r.exit_code, r.output) for r in cold] == [(r.exit_code, r.output) for r in warm] == \
+        [(r.exit_code, r.output) for r in uncached]

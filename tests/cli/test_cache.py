@@ -301,3 +301,17 @@ def test_lint_old_verdicts_come_from_the_cache_and_an_update_is_not_taken_for_a_
     warm = [run_here(*args) for args in runs]
     assert [(r.exit_code, r.output) for r in cold] == [(r.exit_code, r.output) for r in warm] == \
         [(r.exit_code, r.output) for r in uncached]
+
+
+def test_explain_reads_its_crd_files_from_the_cache(tmp_path: Path, monkeypatch) -> None:
+    import crdtool.load.cached as cached
+
+    monkeypatch.setenv("CRDTOOL_CACHE_DIR", str(tmp_path / "cache"))
+    args = ["explain", "-c", str(FIXTURES / "crontab-validated"), "crontabs.spec"]
+    uncached = run_here("--no-cache", *args)
+    assert uncached.exit_code == 0 and "cronSpec" in uncached.output
+    cold = run_here(*args)
+    assert entries(tmp_path / "cache")  # the documents of the CRD file
+    monkeypatch.setattr(cached, "read_source", lambda *a: (_ for _ in ()).throw(AssertionError("parsed")))
+    warm = run_here(*args)
+    assert (cold.exit_code, cold.output) == (warm.exit_code, warm.output) == (uncached.exit_code, uncached.output)

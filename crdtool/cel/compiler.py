@@ -16,13 +16,7 @@ from typing import TYPE_CHECKING
 from cel_expr_python import cel
 
 from crdtool.cel import checked_ast, cost, environment, library, list_semantics, unbounded
-from crdtool.cel.depth import parser_limit_error
-from crdtool.cel.errors import format_issues, go_error_text
-from crdtool.cel.homogeneous import aggregate_literal_issues
-from crdtool.cel.literals import literal_issues
-from crdtool.cel.numeric import widen_literals
 from crdtool.cel.protos import SchemaTypes, build_schema_types
-from crdtool.cel.quiet import quiet_stderr
 from crdtool.cel.types import DeclType, schema_decl_type
 from crdtool.model.gofmt import go_trim_space
 from crdtool.model.path import Path
@@ -176,6 +170,8 @@ def _stored_rules(store: Cache, key: bytes, decl_type: DeclType) -> list[Compile
 
 def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: SchemaTypes,
                   max_cardinality: int) -> CompiledRule:
+    from crdtool.cel.depth import parser_limit_error  # checking's modules: a run whose rules are cached needs none
+
     source = rule.get("rule") or ""
     optional_old_self = bool(rule.get("optionalOldSelf"))
     result = CompiledRule(rule, RuleCompilation(), optional_old_self=optional_old_self, self_type=decl_type)
@@ -227,6 +223,8 @@ def _compile_message_expression(source: str, types: SchemaTypes, decl_type: Decl
                                 result: CompiledRule) -> tuple[str | None, int, bool]:
     """compileRule's messageExpression step: (its error, its estimated cost, whether it nests too deep
     to be checked here, so that the rule's message is used instead). Sets `result.message_expression`."""
+    from crdtool.cel.depth import parser_limit_error
+
     limit_error = parser_limit_error(source)
     if limit_error is not None:
         return "messageExpression compilation failed: " + limit_error, 0, False
@@ -254,6 +252,12 @@ def _check(source: str, types: SchemaTypes, optional_old_self: bool, env: cel.En
     """Type-check `source`: the checked expression or cel-go's error text, and the text to evaluate.
 
     `env` is the checking environment (by default the rule's, declaring `self` and `oldSelf` of `types`)."""
+    from crdtool.cel.errors import format_issues, go_error_text
+    from crdtool.cel.homogeneous import aggregate_literal_issues
+    from crdtool.cel.literals import literal_issues
+    from crdtool.cel.numeric import widen_literals
+    from crdtool.cel.quiet import quiet_stderr
+
     if env is None:
         env = environment.check_env(types, declare_old_self=not optional_old_self)
     original = source
@@ -294,6 +298,8 @@ def _uses_old_self(source: str, types: SchemaTypes) -> bool:
     """
     if not _OLD_SELF_WORD.search(source):
         return False
+    from crdtool.cel.quiet import quiet_stderr
+
     try:
         with quiet_stderr(types.json_name_clash):
             environment.check_env(types, declare_old_self=False).compile(library.rewrite(source))

@@ -197,7 +197,7 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
                                              error_detail="cel expression must evaluate to a bool")
         return result
     uses_old_self = _uses_old_self(source, types)
-    result.ast = checked_ast.decode(checked.serialize())
+    result.ast = _decoded(checked)
     max_cost, largest = _max_cost(result.ast, decl_type)
     message_source = rule.get("messageExpression") or ""
     message_error, message_cost, message_unsupported = (
@@ -236,7 +236,7 @@ def _compile_message_expression(source: str, types: SchemaTypes, decl_type: Decl
         return "messageExpression compilation failed: " + error, 0, False
     if checked.return_type() != cel.Type.STRING:
         return "messageExpression must evaluate to a string", 0, False
-    cost, _ = _max_cost(checked_ast.decode(checked.serialize()), decl_type)
+    cost, _ = _max_cost(_decoded(checked), decl_type)
     return None, cost, False
 
 
@@ -277,11 +277,25 @@ def _check(source: str, types: SchemaTypes, optional_old_self: bool, env: cel.En
             rewritten = source = widened
     issues = literal_issues(original)
     if "[" in rewritten or "{" in rewritten:  # a list or map literal: cel-go holds it to one type
-        issues += aggregate_literal_issues(checked_ast.decode(checked.serialize()), rewritten, types.type_names,
+        issues += aggregate_literal_issues(_decoded(checked), rewritten, types.type_names,
                                            column_shift=shift)
     if issues:
         return None, format_issues(issues, original), original
     return checked, None, rewritten
+
+
+#: The last expression decoded and its AST: checking a rule with a list or map literal decodes it, and
+#: costing it needs the same AST (decoding is a good part of compiling a CRD's rules).
+_last_decoded: list[tuple[cel.Expression, checked_ast.CheckedAst]] = []
+
+
+def _decoded(checked: cel.Expression) -> checked_ast.CheckedAst:
+    """The checked AST of a checked expression (decoded once however often it is asked for in a row)."""
+    if _last_decoded and _last_decoded[0][0] is checked:
+        return _last_decoded[0][1]
+    ast = checked_ast.decode(checked.serialize())
+    _last_decoded[:] = [(checked, ast)]
+    return ast
 
 
 def check_expression(source: str, types: SchemaTypes, env: cel.Env) -> tuple[cel.Expression | None, str | None, str]:

@@ -1,12 +1,18 @@
-"""A webhook's matchConditions: CEL expressions over the request, as the apiserver evaluates them
-(k8s.io/apiserver pkg/admission/plugin/webhook/matchconditions/matcher.go, pkg/admission/plugin/cel
-filter.go and CreateAdmissionRequest).
+"""A webhook's matchConditions: CEL expressions over the request, compiled and evaluated as the
+apiserver does (k8s.io/apiserver pkg/admission/plugin/webhook/accessors.go GetCompiledMatcher,
+matchconditions/matcher.go, pkg/admission/plugin/cel compile.go, condition.go, activation.go).
 
-The variables are `object`, `oldObject` (null on a create) and `request` (the AdmissionRequest as a
-map), all dynamically typed, as a webhook's conditions are compiled. The first condition that is
-false means no match; otherwise any evaluation errors are the answer under failurePolicy Fail
-(`expression 'X' resulted in error: ...`, several as Go's aggregate `[a, b]`) and no match under
-Ignore. `authorizer` checks cannot be answered offline: such a condition is an error crdtool names.
+They are compiled in the admission environment a policy's are (crdtool.cel.admission): `object` and
+`oldObject` dyn, `request` a kubernetes.AdmissionRequest, `namespaceObject` a kubernetes.Namespace
+(null for a webhook: its matcher is given no namespace), `authorizer`, no `params`; each must
+evaluate to bool. The request is CreateAdmissionRequest (crdtool.admission.request) with the kind
+the webhook matched and the request's own resource, as the matcher's VersionedAttributes have them.
+
+The first condition that is false means no match; otherwise every error (a condition that did not
+compile is `compilation error: ...` there, evaluated as activation.go does) is the answer under
+failurePolicy Fail (`expression 'X' resulted in error: ...`, several as Go's aggregate `[a, b]`),
+and no match under Ignore. `authorizer` checks cannot be answered offline: such a condition is an
+error crdtool names.
 """
 
 from __future__ import annotations
@@ -14,68 +20,52 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from crdtool.admission.chain import Attributes, JSONObject
+from crdtool.admission.chain import Attributes, JSONObject, Resource
+from crdtool.admission.request import admission_request
 
-__all__ = ["evaluate"]
+__all__ = ["compile_condition", "evaluate"]
 
 
 @cache
-def _env() -> Any:
-    from cel_expr_python import cel  # type: ignore[import-untyped]
+def _compiler() -> Any:
+    """The webhook matchConditions' compiler: no params, no variables (OptionalVariableDeclarations
+    {HasParams: false, HasAuthorizer: true})."""
+    from crdtool.cel.admission import AdmissionCompiler
 
-    from crdtool.cel import library
-    from crdtool.cel.environment import library_pool
-
-    variables = {"object": cel.Type.DYN, "oldObject": cel.Type.DYN, "request": cel.Type.DYN}
-    return cel.NewEnv(descriptor_pool=library_pool(), variables=variables, config=library.config(),
-                      functions=library.runtime_functions())
+    return AdmissionCompiler(has_params=False)
 
 
-def _request(attributes: Attributes, obj: JSONObject | None, old: JSONObject | None) -> dict[str, Any]:
-    """CreateAdmissionRequest: the request the expressions see as `request`."""
-    resource = attributes.resource
-    return {
-        "kind": {"group": resource.group, "version": resource.version, "kind": resource.kind},
-        "resource": {"group": resource.group, "version": resource.version, "resource": resource.resource},
-        "subResource": resource.subresource,
-        "requestKind": {"group": resource.group, "version": resource.version, "kind": resource.kind},
-        "requestResource": {"group": resource.group, "version": resource.version, "resource": resource.resource},
-        "requestSubResource": resource.subresource,
-        "name": attributes.name, "namespace": attributes.namespace, "operation": attributes.operation,
-        "userInfo": attributes.user_info, "dryRun": attributes.dry_run,
-        "options": {"kind": "CreateOptions" if attributes.operation == "CREATE" else "UpdateOptions",
-                    "apiVersion": "meta.k8s.io/v1"},
-    }
+@cache
+def compile_condition(expression: str) -> Any:
+    """One condition compiled (crdtool.cel.admission.Compiled): its program, or the compile error the
+    apiserver gives (`compilation failed: ERROR: ...`, `must evaluate to bool but got T`)."""
+    from crdtool.cel import admission as celadm
+
+    return _compiler().compile(expression, (celadm.BOOL,), authorizer=True)
 
 
-def _one(expression: str, data: dict[str, Any]) -> tuple[bool, str | None]:
+def _one(expression: str, activation: dict[str, Any]) -> tuple[bool, str | None]:
     """(value is false, the error text or None) of one expression."""
-    from crdtool.cel import library
-    from crdtool.cel.errors import go_runtime_error
+    from crdtool.cel import admission as celadm
 
-    if "authorizer" in expression:
-        return False, (f"expression '{expression}' resulted in error: crdtool cannot evaluate authorizer checks "
-                       "without a cluster")
-    try:
-        outcome = _env().compile(library.rewrite(expression)).eval(data=data)
-    except RuntimeError as err:
-        return False, f"expression '{expression}' resulted in error: {go_runtime_error(str(err))}"
-    kind = outcome.type().name()
-    if kind == "ERROR":
-        return False, f"expression '{expression}' resulted in error: {go_runtime_error(str(outcome.plain_value()))}"
-    if kind != "BOOL":
-        return False, f"expression '{expression}' resulted in error: cel expression must evaluate to a bool"
-    return outcome.plain_value() is False, None
+    outcome = celadm.evaluate(compile_condition(expression), activation)
+    if outcome.unsupported:
+        return False, f"expression '{expression}' resulted in error: crdtool cannot evaluate it: {outcome.unsupported}"
+    if outcome.error is not None:
+        return False, outcome.error
+    return outcome.value is False, None
 
 
-def evaluate(conditions: Any, attributes: Attributes, obj: JSONObject | None, old: JSONObject | None,
-             failure_policy: str) -> tuple[str | None, bool]:
-    """(the error under failurePolicy Fail, or None; whether the conditions match)."""
-    data = {"object": obj, "oldObject": old, "request": _request(attributes, obj, old)}
+def evaluate(conditions: Any, attributes: Attributes, invoked: Resource, obj: JSONObject | None,
+             old: JSONObject | None, failure_policy: str) -> tuple[str | None, bool]:
+    """(the error under failurePolicy Fail, or None; whether the conditions match) of a webhook that
+    matched the request as `invoked`, whose object and old object it gets as `obj` and `old`."""
+    request = admission_request(attributes, invoked, attributes.resource)
+    activation = {"object": obj, "oldObject": old, "request": request, "namespaceObject": None, "params": None}
     errors: list[str] = []
     for condition in conditions if isinstance(conditions, list) else []:
         expression = condition.get("expression") if isinstance(condition, dict) else None
-        is_false, error = _one(str(expression or ""), data)
+        is_false, error = _one(str(expression or ""), activation)
         if is_false:
             return None, False
         if error is not None:

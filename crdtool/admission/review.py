@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crdtool.admission.chain import Attributes, JSONObject, Resource
+from crdtool.admission.request import admission_request
 from crdtool.convert import review as reviews
 from crdtool.model.gofmt import go_quote
 from crdtool.model.gounmarshal import (
@@ -61,36 +62,11 @@ def review_version(versions: list[str]) -> str:
                     "versions (v1, v1beta1)")
 
 
-def _gvk(resource: Resource) -> dict[str, str]:
-    return {"group": resource.group, "version": resource.version, "kind": resource.kind}
-
-
-def _gvr(resource: Resource) -> dict[str, str]:
-    return {"group": resource.group, "version": resource.version, "resource": resource.resource}
-
-
 def request_body(version: str, uid: str, attributes: Attributes, invoked: Resource, obj: JSONObject,
                  old: JSONObject | None) -> bytes:
     """The AdmissionReview the apiserver marshals: `invoked` is the kind and resource the webhook
     matched (its object in that version), the request's own are requestKind and requestResource."""
-    request: dict[str, Any] = {"uid": uid, "kind": _gvk(invoked), "resource": _gvr(invoked)}
-    if invoked.subresource:
-        request["subResource"] = invoked.subresource
-    request["requestKind"] = _gvk(attributes.resource)
-    request["requestResource"] = _gvr(attributes.resource)
-    if attributes.resource.subresource:
-        request["requestSubResource"] = attributes.resource.subresource
-    if attributes.name:
-        request["name"] = attributes.name
-    if attributes.namespace:
-        request["namespace"] = attributes.namespace
-    options_kind = "CreateOptions" if attributes.operation == "CREATE" else "UpdateOptions"
-    request.update({
-        "operation": attributes.operation, "userInfo": attributes.user_info, "object": obj, "oldObject": old,
-        "dryRun": attributes.dry_run,
-        "options": {"kind": options_kind, "apiVersion": "meta.k8s.io/v1",
-                    **({"dryRun": ["All"]} if attributes.dry_run else {})},
-    })
+    request = admission_request(attributes, invoked, invoked, uid, (obj, old))
     review = {"kind": "AdmissionReview", "apiVersion": f"{GROUP}/{version}", "request": request}
     return json.dumps(review, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 

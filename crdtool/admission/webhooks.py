@@ -327,7 +327,8 @@ def _should_call(hook: Webhook, attributes: Attributes, verdict: Verdict) -> Res
     if conditions:
         from crdtool.admission.conditions import evaluate
 
-        problem, matched = evaluate(conditions, attributes, _in_version(attributes.object, invoked, attributes),
+        problem, matched = evaluate(conditions, attributes, invoked,
+                                    _in_version(attributes.object, invoked, attributes),
                                     _in_version(attributes.old_object, invoked, attributes), hook.failure_policy)
         if problem is not None:
             group = attributes.resource.group

@@ -65,6 +65,10 @@ def result_json(result: Result) -> dict[str, Any]:
            if result.rule_costs is not None else {}),
         **({"notes": [note_json(result, n) for n in result.notes]} if result.notes else {}),
         **({"findings": [finding_json(result, f) for f in result.findings]} if result.findings else {}),
+        # What admission would add to the request's audit event (never shown to the user by the apiserver
+        # or kubectl, so only here): webhooks' answers (`WEBHOOK/KEY`), policies' (`POLICY/KEY`,
+        # validation_failure), failed-open webhooks.
+        **({"auditAnnotations": dict(sorted(result.audit_annotations.items()))} if result.audit_annotations else {}),
     }
 
 

@@ -82,3 +82,24 @@ def test_a_valid_policy_binding_and_params_are_accepted() -> None:
     res = run("validate", "--no-color", POLICY)
     assert res.exit_code == 0, res.output
     assert "3 objects would be accepted" in res.output
+
+
+def test_audit_annotations_are_in_the_json_output_only(variant) -> None:
+    """Policies' auditAnnotations (POLICY/KEY) and Audit failures (validation_failure) reach the audit
+    event, which neither the apiserver's answer nor kubectl shows: `--format json` has them."""
+    import json
+
+    audit = variant(("validationActions: [Deny]", "validationActions: [Audit]"),
+                    ("    reason: Forbidden\n", "    reason: Forbidden\n  auditAnnotations:\n  - key: limit\n"
+                                                "    valueExpression: \"'at most ' + string(variables.limit)\"\n"))
+    res = run("validate", "--format", "json", "-c", CRD, "--admission", audit, CRONTAB)
+    assert res.exit_code == 0, res.output
+    annotations = json.loads(res.stdout)["results"][0]["auditAnnotations"]
+    assert annotations["replica-limit/limit"] == "at most 3"
+    failure = json.loads(annotations["validation.policy.admission.k8s.io/validation_failure"])
+    assert failure == [{"message": "replicas must be at most 3", "policy": "replica-limit",
+                        "binding": "replica-limit-default", "expressionIndex": 0, "validationActions": ["Audit"]}]
+    text = run("validate", "--no-color", "-c", CRD, "--admission", audit, CRONTAB)
+    assert "replica-limit/limit" not in text.output
+    plain = run("validate", "--format", "json", "-c", CRD, CRONTAB)
+    assert "auditAnnotations" not in json.loads(plain.stdout)["results"][0]

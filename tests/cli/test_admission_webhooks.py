@@ -325,6 +325,14 @@ def test_warnings_are_kubectls(tmp_path, ca, server) -> None:
     assert result.stderr == "Warning: the oven is cold\n"
 
 
+def test_audit_annotations_are_in_the_json_output(tmp_path, ca, server) -> None:
+    """A webhook's auditAnnotations go to the audit event under its name (mutating/dispatcher.go,
+    validating/dispatcher.go), which only `--format json` shows."""
+    result = _one(tmp_path, ca, server, "ValidatingWebhookConfiguration", "warn", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert _stored(result)["auditAnnotations"] == {f"{NAME}/oven": "cold"}
+
+
 def test_a_webhook_with_side_effects_is_not_called_in_a_dry_run(tmp_path, ca, server) -> None:
     server.requests.clear()
     result = _one(tmp_path, ca, server, "ValidatingWebhookConfiguration", "warn", sideEffects="Some")

@@ -95,3 +95,29 @@ def test_limits_beyond_float64_in_a_crd_are_refused_not_a_crash(tmp_path: Path, 
     assert res.exit_code == 1, res.output
     assert ("json: cannot unmarshal string into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema"
             ".properties.maximum of type float64") in res.output
+
+
+def test_findings_print_as_written_without_emoji_codes(tmp_path: Path) -> None:
+    """Thousands of findings, each printed as it is: `:100:` (a line and column, or text in a value)
+    is never read as an emoji code."""
+    fields = "".join(f"  k{i}: {i}\n" for i in range(2_000))
+    path = tmp_path / "many.yaml"
+    path.write_text("apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: a\n"
+                    "spec:\n  cronSpec: '* * * * *'\n  image: 5\n" + fields)
+    res = run("validate", "-c", CRD, str(path))
+    assert res.exit_code == 1
+    assert f'{path}:100:3: error: strict decoding: unknown field "spec.k92"' in res.output
+    assert res.output.count("strict decoding: unknown field") == 2_000
+
+
+@pytest.mark.parametrize("versions", ["5", "0o777", "x", "{a: 1}"])
+def test_a_crd_among_the_inputs_with_versions_of_another_type_is_refused(tmp_path: Path, versions: str) -> None:
+    """The admission stage reads the inputs' CRDs for a policy's param scope: a CRD whose versions are
+    no list is the apiserver's 400, not a crash there."""
+    (tmp_path / "crd.yaml").write_text(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\n"
+        "spec:\n  group: example.com\n  scope: Namespaced\n  names: {plural: widgets, kind: Widget}\n"
+        f"  versions: {versions}\n")
+    res = run("validate", str(tmp_path / "crd.yaml"))
+    assert res.exit_code == 1, res.output
+    assert "cannot be handled as a CustomResourceDefinition: json: cannot unmarshal" in res.output

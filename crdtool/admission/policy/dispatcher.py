@@ -21,9 +21,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from crdtool.admission.chain import Resource
 from crdtool.admission.policy.matching import Match, NamespaceUnknown, SelectorError, labels_match, match_resources
 from crdtool.admission.policy.model import Binding, Policy
 from crdtool.admission.policy.validator import CompiledPolicy, Decision, compile_policy
+from crdtool.admission.request import admission_request
 from crdtool.model.gofmt import GoStruct, go_json, go_quote
 from crdtool.model.groupversion import parse_group_version
 
@@ -333,33 +335,15 @@ def _activation(request: Any, match: Match, versioned: tuple[Any, Any], param: d
                 ) -> dict[str, Any]:
     """The CEL variables of one evaluation (activation.go): object, oldObject, request, namespaceObject, params."""
     obj, old = versioned
-    return {"object": obj, "oldObject": old, "request": admission_request(request, match),
+    return {"object": obj, "oldObject": old, "request": _matched_request(request, match),
             "namespaceObject": _namespace_object(request), "params": param}
 
 
-def admission_request(request: Any, match: Match) -> dict[str, Any]:
-    """CreateAdmissionRequest as CEL sees it (the JSON form: empty optional fields absent)."""
+def _matched_request(request: Any, match: Match) -> dict[str, Any]:
+    """CreateAdmissionRequest with the kind and resource the policy matched (crdtool.admission.request)."""
     res = request.resource
-    out: dict[str, Any] = {
-        "uid": "",
-        "kind": {"group": res.group, "version": match.version, "kind": match.kind},
-        "resource": {"group": res.group, "version": match.version, "resource": res.resource},
-        "requestKind": {"group": res.group, "version": res.version, "kind": res.kind},
-        "requestResource": {"group": res.group, "version": res.version, "resource": res.resource},
-        "operation": request.operation,
-        "userInfo": {k: v for k, v in (getattr(request, "user_info", None) or {}).items() if v},
-        "dryRun": bool(getattr(request, "dry_run", False)),
-    }
-    if res.subresource:
-        out["subResource"] = out["requestSubResource"] = res.subresource
-    if request.name:
-        out["name"] = request.name
-    if request.namespace:
-        out["namespace"] = request.namespace
-    options = {"CREATE": "CreateOptions", "UPDATE": "UpdateOptions", "DELETE": "DeleteOptions"}.get(request.operation)
-    if options:
-        out["options"] = {"kind": options, "apiVersion": "meta.k8s.io/v1"}
-    return out
+    matched = Resource(res.group, match.version, match.kind, res.resource, res.subresource, res.namespaced)
+    return admission_request(request, matched, matched)
 
 
 def _namespace_object(request: Any) -> dict[str, Any] | None:

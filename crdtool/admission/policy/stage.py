@@ -60,7 +60,8 @@ def _scope_resolver(objects: list[dict[str, Any]]) -> ScopeOf:
             continue
         spec = obj["spec"]
         names = spec.get("names") if isinstance(spec.get("names"), dict) else {}
-        for version in spec.get("versions") or []:
+        versions = spec.get("versions")
+        for version in versions if isinstance(versions, list) else []:
             if isinstance(version, dict) and version.get("served", True):
                 crds[(f"{spec.get('group')}/{version.get('name')}", str(names.get("kind")))] = str(spec.get("scope"))
 

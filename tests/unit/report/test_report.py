@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+import io
 import json
-
-from rich.console import Console
 
 from crdtool.engine.results import Result
 from crdtool.load import read_source
@@ -71,9 +70,9 @@ def test_json_contract_carries_positions_and_values() -> None:
 
 
 def test_text_shows_position_snippet_and_kubectl_text() -> None:
-    console = Console(record=True, width=200, no_color=True, color_system=None)
-    text.render_results(console, [_result([SCOPE_ERR])])
-    out = console.export_text()
+    buffer = io.StringIO()
+    text.render_results(text.console(False, file=buffer), [_result([SCOPE_ERR])])
+    out = buffer.getvalue()
     assert 'crd.yaml:6:3: error: spec.scope: Unsupported value: "Namespace"' in out
     assert "    6 |   scope: Namespace\n          ^" in out
     assert "kubectl would print:\n  The CustomResourceDefinition" in out

@@ -315,3 +315,20 @@ def test_explain_reads_its_crd_files_from_the_cache(tmp_path: Path, monkeypatch)
     monkeypatch.setattr(cached, "read_source", lambda *a: (_ for _ in ()).throw(AssertionError("parsed")))
     warm = run_here(*args)
     assert (cold.exit_code, cold.output) == (warm.exit_code, warm.output) == (uncached.exit_code, uncached.output)
+
+
+def test_a_warm_one_object_run_imports_no_admission_plugin_nor_rule_checking(tmp_path: Path) -> None:
+    """What a warm run of one object against a CRD with CEL rules imports: neither the admission plugins
+    (no admissionregistration.k8s.io object among the inputs) nor the modules that check rules (they come
+    compiled from the cache)."""
+    args = ["validate", "-c", str(FIXTURES / "crontab-cel" / "crd.yaml"),
+            str(FIXTURES / "crontab-cel" / "invalid.yaml")]
+    code = ("import sys\nfrom crdtool.cli import _run\nsys.argv = ['crdtool', '--no-config', *sys.argv[1:]]\n"
+            "code = _run()\nprint(sorted(m for m in sys.modules if m.startswith(('crdtool.admission.policy',"
+            " 'crdtool.admission.webhooks', 'crdtool.cel.admission', 'crdtool.cel.depth', 'crdtool.cel.literals',"
+            " 'crdtool.cel.homogeneous'))), code)")
+    env = {**os.environ, "CRDTOOL_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, cwd=ROOT,
+                           timeout=120).stdout.strip().splitlines()[-1] for _ in range(2)]
+    assert runs[0].startswith("[") and runs[0] != "[] 1"  # cold: the rules are checked
+    assert runs[1] == "[] 1"

@@ -346,7 +346,7 @@ def _program_from(serialized: bytes, optional_old_self: bool, self_type: DeclTyp
 
 def _list_semantics(serialized: bytes, optional_old_self: bool, self_type: DeclType | None) -> bytes | None:
     """The serialized program rewritten for the set and map lists of `self`'s type (None: nothing to rewrite)."""
-    if not list_semantics.needs_rewrite(self_type):
+    if self_type is None or not list_semantics.needs_rewrite(self_type):
         return None
     inputs = {"self": "value", environment.OLD_SELF_VALUE: "value"}
     if not optional_old_self:

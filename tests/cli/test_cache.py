@@ -332,3 +332,16 @@ def test_a_warm_one_object_run_imports_no_admission_plugin_nor_rule_checking(tmp
                            timeout=120).stdout.strip().splitlines()[-1] for _ in range(2)]
     assert runs[0].startswith("[") and runs[0] != "[] 1"  # cold: the rules are checked
     assert runs[1] == "[] 1"
+
+
+def test_a_cold_run_stores_all_a_warm_run_reads(tmp_path: Path) -> None:
+    """The rules lint compiled are stored when the object's evaluation first uses them: the next run
+    finds everything and writes nothing."""
+    cache_dir = tmp_path / "cache"
+    args = ["validate", "-c", str(FIXTURES / "crontab-cel" / "crd.yaml"),
+            str(FIXTURES / "crontab-cel" / "invalid.yaml")]
+    cold = crdtool(cache_dir, *args)
+    stored = {p: p.stat().st_mtime_ns for p in entries(cache_dir)}
+    warm = crdtool(cache_dir, *args)
+    assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
+    assert {p: p.stat().st_mtime_ns for p in entries(cache_dir)} == stored

@@ -224,7 +224,8 @@ CONFIGURED_PLUGINS = frozenset({"MutatingAdmissionPolicy", "MutatingAdmissionWeb
 def build_chain(inputs: Inputs) -> Chain:
     """Every plugin's stages from the run's inputs, in the apiserver's order."""
     chain = Chain(inputs=inputs)
-    configured = any((d.api_version or "").startswith(CONFIGURATION_GROUP + "/") for d in inputs.documents)
+    configured = any(isinstance(d.api_version, str) and d.api_version.startswith(CONFIGURATION_GROUP + "/")
+                     for d in inputs.documents)
     for name, target in PLUGINS:
         if name in CONFIGURED_PLUGINS and not configured:
             continue

@@ -16,6 +16,7 @@ runs once here.
 from __future__ import annotations
 
 import math
+import posixpath
 from typing import Any
 
 from crdtool.apis.core.affinity import validate_node_selector
@@ -82,7 +83,8 @@ def validate_pv_spec(spec: dict, pv_name: str, allow_invalid_node_label_values: 
         if not attributes_class:
             errs.append(FieldError.required(at, "an empty string is disallowed"))
         else:
-            errs += [FieldError.invalid(at, attributes_class, m) for m in name_is_dns_subdomain(attributes_class, False)]
+            errs += [FieldError.invalid(at, attributes_class, m)
+                     for m in name_is_dns_subdomain(attributes_class, False)]
         if spec.get("csi") is None:
             errs.append(FieldError.required(_SPEC.child("csi"), "has to be specified when using "
                                                                 "volumeAttributesClassName"))
@@ -118,10 +120,9 @@ def _node_affinity(affinity: dict, allow_invalid_label_values: bool) -> list[Fie
 
 
 def _clean(target: str) -> str:
-    """path.Clean, as far as telling "/" apart: a rooted path of only `/`, `.` and `..` elements."""
-    if not target.startswith("/"):
-        return target
-    return "/" if all(part in ("", ".", "..") for part in target.split("/")) else target
+    """path.Clean (posixpath.normpath keeps a leading `//`, which Go folds to `/`)."""
+    cleaned = posixpath.normpath(target) if target else "."
+    return "/" + cleaned.lstrip("/") if cleaned.startswith("//") else cleaned
 
 
 def mount_option_errors(pv: dict) -> list[FieldError]:

@@ -8,8 +8,8 @@ pointer and omitempty tags, and the OpenAPI facts decoding, defaulting, explain 
 `explain`, go to a second file.
 
 Two public sources, both at the 1.36.0 release:
-- the Go types: k8s.io/api and k8s.io/apimachinery (git repositories, tag v0.36.0), read for struct
-  fields, json tags and named types;
+- the Go types: k8s.io/api, k8s.io/apimachinery and k8s.io/kube-aggregator (APIService; git
+  repositories, tag v0.36.0), read for struct fields, json tags and named types;
 - the OpenAPI: kubernetes-validate's `kubernetes-json-schema/v1.36.0-local/_definitions.json` (the
   apiserver's OpenAPI v2 definitions, as JSON Schema), for descriptions, formats, list types, enums.
 
@@ -17,9 +17,10 @@ Usage:
   pip download --no-deps kubernetes-validate -d /tmp/kv && unzip -o /tmp/kv/*.whl -d /tmp/kv
   git clone --bare https://github.com/kubernetes/api /tmp/api.git
   git clone --bare https://github.com/kubernetes/apimachinery /tmp/apimachinery.git
+  git clone --bare https://github.com/kubernetes/kube-aggregator /tmp/kube-aggregator.git
   python scripts/gen_builtin_openapi.py \\
       /tmp/kv/kubernetes_validate/kubernetes-json-schema/v1.36.0-local/_definitions.json \\
-      /tmp/api.git /tmp/apimachinery.git
+      /tmp/api.git /tmp/apimachinery.git /tmp/kube-aggregator.git
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ TAG = "v0.36.0"
 OUT = Path(__file__).resolve().parent.parent / "crdtool" / "data"
 
 #: Go import path prefix -> (repository key, path inside it); OpenAPI names are the import paths reversed.
-_REPOS = {"k8s.io/api/": "api", "k8s.io/apimachinery/": "apimachinery"}
+_REPOS = {"k8s.io/api/": "api", "k8s.io/apimachinery/": "apimachinery", "k8s.io/kube-aggregator/": "kube-aggregator"}
 #: Types decoded by their own UnmarshalJSON, by OpenAPI name: how the runtime reads them.
 CUSTOM = {
     "io.k8s.apimachinery.pkg.util.intstr.IntOrString": "intstr",
@@ -243,13 +244,14 @@ def _go_name(key: str) -> tuple[str, str]:
     return f"{parts[1]}.{parts[0]}/" + "/".join(parts[2:-1]), parts[-1]
 
 
-def main(definitions_path: str, api_repo: str, apimachinery_repo: str) -> None:
+def main(definitions_path: str, api_repo: str, apimachinery_repo: str, aggregator_repo: str) -> None:
     raw = json.loads(Path(definitions_path).read_text(encoding="utf-8"))
     definitions = raw.get("$defs") or raw.get("definitions")
-    gen = Generator(definitions, {"api": api_repo, "apimachinery": apimachinery_repo})
+    gen = Generator(definitions, {"api": api_repo, "apimachinery": apimachinery_repo,
+                                  "kube-aggregator": aggregator_repo})
     types, descriptions = {}, {}
     for key in sorted(definitions):
-        if not key.startswith(("io.k8s.api.", "io.k8s.apimachinery.")):
+        if not key.startswith(("io.k8s.api.", "io.k8s.apimachinery.", "io.k8s.kube-aggregator.")):
             continue
         entry, described = gen.definition(key, definitions[key])
         types[key] = entry
@@ -271,6 +273,6 @@ def _write(name: str, data: dict) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4:
+    if len(sys.argv) != 5:
         raise SystemExit(__doc__)
     main(*sys.argv[1:])

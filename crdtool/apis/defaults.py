@@ -55,6 +55,7 @@ def register(definition: str) -> Callable[[Defaulter], Defaulter]:
 
 def _registry() -> dict[str, Defaulter]:
     if not _LOADED:
+        from crdtool.apis.admissionregistration import defaults as _admissionregistration  # noqa: F401
         from crdtool.apis.apps import defaults as _apps  # noqa: F401  (registers)
         from crdtool.apis.autoscaling import defaults as _autoscaling  # noqa: F401
         from crdtool.apis.batch import defaults as _batch  # noqa: F401

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from crdtool.apis.quantity import QuantityError, check_quantity
+from crdtool.apis.quantity import QuantityError, canonical, check_quantity
 from crdtool.model import gounmarshal as gu
 from crdtool.model.gofmt import go_json
 from crdtool.model.gotime import TimeParseError, parse_rfc3339
@@ -23,16 +23,18 @@ def _int_or_string(value: Any, decoder: gu.Decoder) -> Any:
     return decoder.nested(value, gu.INT32)
 
 
-def _quantity(value: Any, decoder: gu.Decoder) -> Any:
+def _quantity(value: Any, decoder: gu.Decoder) -> str:
     """resource.Quantity.UnmarshalJSON: the JSON text, its quotes taken off, space trimmed, is
-    ParseQuantity's; its error is returned as it is (`quantities must match ...`)."""
+    ParseQuantity's; its error is returned as it is (`quantities must match ...`). The decoded
+    quantity is its canonical string, as the apiserver validates, stores and prints it."""
     text = value if isinstance(value, str) else decoder.number_text(value) \
         if isinstance(value, (int, float)) and not isinstance(value, bool) else go_json(value)
+    text = text.strip(" \t\n\r\v\f\x85\xa0")
     try:
-        check_quantity(text.strip(" \t\n\r\v\f\x85\xa0"))
+        check_quantity(text)
     except QuantityError as err:
         raise gu.UnmarshalError(str(err)) from None
-    return value
+    return canonical(text)
 
 
 def _micro_time(value: Any, decoder: gu.Decoder) -> str:

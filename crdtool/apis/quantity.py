@@ -2,8 +2,9 @@
 quantities, and its three errors, word for word.
 
 The scanner is Go's (parseQuantityString), not the documented regular expression: it decides which
-error a string gets. Only acceptance and errors are reproduced; the canonical form a stored
-quantity is written in is not.
+error a string gets. `canonical` is the form the apiserver stores and prints (Quantity.String(),
+CanonicalizeBytes): `1000m` is `1`, `0.5Gi` is `512Mi`, while `1e3` stays `1e3` (an exponent keeps
+the DecimalExponent format) and a string already canonical is kept as written.
 """
 
 from __future__ import annotations
@@ -105,6 +106,58 @@ def check_quantity(text: str) -> None:
     if not fast and value.lstrip("+-") in ("", "."):
         raise QuantityError(ERR_NUMERIC)
 
+
+
+_DECIMAL_SUFFIX = {exponent: suffix for suffix, exponent in _DECIMAL.items()}
+_BINARY_SUFFIX = {exponent // 10: suffix for suffix, exponent in _BINARY.items()}
+_NANO = 10**9
+
+
+def _kept_as_written(num: str, denom: str, binary: bool, exponent: int) -> bool:
+    """ParseQuantity's int64 fast path keeps the string itself when it is already canonical."""
+    if binary:
+        if exponent < 0 or denom or 15 - len(num) - int(exponent * 3 / 10) - 1 < 0:
+            return False
+        value = int(num)
+        return value << exponent <= _INT64_MAX and exponent % 10 == 0 and value & 0x07 != 0
+    shifted = num + denom
+    scale = exponent - len(denom)
+    return (18 - len(shifted) >= 0 and scale >= -9 and scale % 3 == 0 and not shifted.endswith("000")
+            and shifted[0] != "0")
+
+
+def canonical(text: str) -> str:
+    """Quantity.String() of ParseQuantity(text), for a text check_quantity accepted."""
+    if text == "0":
+        return text
+    _, num, denom, suffix = _scan(text)
+    binary, exponent = _interpret(suffix)  # type: ignore[misc]  # accepted: the suffix is known
+    if _kept_as_written(num, denom, binary, exponent):
+        return text
+    exponent_format = not binary and suffix not in _DECIMAL
+    magnitude = abs(quantity_value(text))
+    nanos = -(-magnitude * _NANO // 1)  # rounded up to the nano, as ParseQuantity rounds
+    if binary:
+        nanos = min(nanos, _INT64_MAX * _NANO)
+    negative = text.startswith("-")
+    if nanos == 0:
+        return "0"
+    if binary and nanos < 1024 * _NANO or binary and nanos % _NANO:
+        binary = False  # between -1024 and 1024, or not whole: DecimalSI
+    sign = "-" if negative else ""
+    if binary:
+        number, power = nanos // _NANO, 0
+        while number % 1024 == 0:
+            number, power = number // 1024, power + 1
+        return f"{sign}{number}{_BINARY_SUFFIX.get(power, '')}"
+    number, power = nanos, -9
+    while number % 10 == 0:
+        number, power = number // 10, power + 1
+    while power % 3:
+        number, power = number * 10, power - 1
+    if exponent_format:
+        return f"{sign}{number}" + (f"e{power}" if power else "")
+    return f"{sign}{number}{_DECIMAL_SUFFIX.get(power, '')}"
 
 
 def quantity_value(text: str | int | float) -> Fraction:

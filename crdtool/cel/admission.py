@@ -18,10 +18,10 @@ compiles (its functions are declared with the library's types), but is never eva
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from cel_expr_python import cel
 from google.protobuf import descriptor_pb2
@@ -33,8 +33,8 @@ from crdtool.cel.errors import go_runtime_error
 from crdtool.cel.protos import SchemaTypes, build_schema_types
 from crdtool.cel.types import DeclField, DeclType
 
-__all__ = ["BOOL", "NULL", "STRING", "ANY", "AdmissionCompiler", "Compiled", "Evaluation", "Variable",
-           "cel_go_type_name"]
+__all__ = ["BOOL", "NULL", "STRING", "ANY", "AdmissionCompiler", "Compiled", "Evaluation", "PatchTypes",
+           "Variable", "cel_go_type_name", "eval_env"]
 
 #: The return types an expression kind allows (ExpressionAccessor.ReturnTypes).
 BOOL, STRING, NULL, ANY = "bool", "string", "null_type", "any"
@@ -71,12 +71,32 @@ class Compiled:
     uses_authorizer: bool = False
     #: Nested deeper than crdtool's CEL runtime parses: neither checked nor evaluated here.
     unsupported: bool = False
+    #: The evaluation environment when not the common one (a mutation's, with its patch types).
+    env: Any = field(default=None, repr=False)
     _program: Any = field(default=None, repr=False)
 
     def program(self) -> Any:
         if self._program is None:
-            self._program = _eval_env().compile(self.text)
+            self._program = self.eval_env().compile(self.text)
         return self._program
+
+    def eval_env(self) -> cel.Env:
+        return self.env if self.env is not None else _eval_env()
+
+
+class PatchTypes(Protocol):
+    """The types a mutation's expressions construct (compile.go's HasPatchTypes: `Object...` and
+    `JSONPatch`, and the jsonpatch library): how an expression is rewritten to be checked and run here."""
+
+    def descriptor_files(self) -> list[descriptor_pb2.FileDescriptorProto]: ...
+
+    def functions(self) -> list[cel.FunctionDecl]: ...
+
+    def eval_env(self) -> cel.Env: ...
+
+    def rewrite(self, expression: str) -> tuple[str, Callable[[str], str]]:
+        """The text to check and run, and the function that words its compile errors for `expression`."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -153,12 +173,13 @@ class AdmissionCompiler:
     """The compiler of one policy (or webhook's matchConditions): its variables, in order, are
     declared to the expressions compiled after them (CompositedCompiler)."""
 
-    def __init__(self, has_params: bool) -> None:
+    def __init__(self, has_params: bool, patch_types: PatchTypes | None = None) -> None:
         self.has_params = has_params
+        self.patch_types = patch_types
         self.variables: list[Variable] = []
         self._variable_results: dict[str, Compiled] = {}
         self._types: SchemaTypes | None = None
-        self._envs: dict[bool, cel.Env] = {}
+        self._envs: dict[tuple[bool, bool], cel.Env] = {}
 
     def compile_variable(self, name: str, expression: str) -> Compiled:
         """CompileAndStoreVariable: the variable compiled and declared to later expressions (dyn when it
@@ -170,20 +191,26 @@ class AdmissionCompiler:
         self._envs.clear()
         return result
 
-    def compile(self, expression: str, returns: Sequence[str], authorizer: bool) -> Compiled:
+    def compile(self, expression: str, returns: Sequence[str], authorizer: bool, patch: bool = False) -> Compiled:
         """CompileCELExpression: `expression` checked in the environment (with `authorizer` declared or
-        not), its output type one of `returns`."""
+        not, with the patch types when `patch`), its output type one of `returns`."""
         result = Compiled(expression)
         limit_error = parser_limit_error(expression)
         if limit_error is not None:
             result.error, result.error_type = "compilation failed: " + limit_error, "invalid"
             return result
         types = self._schema_types()
+        source, word_error = expression, None
+        if patch and self.patch_types is not None:
+            source, word_error = self.patch_types.rewrite(expression)
+            result.env = self.patch_types.eval_env()
         try:
-            checked, error, result.text = check_expression(expression, types, self._env(authorizer))
+            checked, error, result.text = check_expression(source, types, self._env(authorizer, patch))
         except TooDeepError:
             result.unsupported = True
             return result
+        if error is not None and word_error is not None:
+            error = word_error(error)
         if error is not None:
             result.error, result.error_type = "compilation failed: " + error, "invalid"
             return result
@@ -205,7 +232,8 @@ class AdmissionCompiler:
             variables = _object([(v.name, v.type, True) for v in self.variables])
             root = _object([("request", request_type(), True), ("namespaceObject", namespace_type(), True),
                             ("variables", variables, True)])
-            types = build_schema_types(root, [*library.descriptor_files(), _authz_file()])
+            patch_files = self.patch_types.descriptor_files() if self.patch_types is not None else []
+            types = build_schema_types(root, [*library.descriptor_files(), _authz_file(), *patch_files])
             root_name = next(name for full, name in types.type_names.items() if "." not in name)
             for full, name in list(types.type_names.items()):
                 path = name[len(root_name) + 1:]
@@ -214,8 +242,9 @@ class AdmissionCompiler:
             self._types = types
         return self._types
 
-    def _env(self, authorizer: bool) -> cel.Env:
-        env = self._envs.get(authorizer)
+    def _env(self, authorizer: bool, patch: bool = False) -> cel.Env:
+        patch = patch and self.patch_types is not None
+        env = self._envs.get((authorizer, patch))
         if env is None:
             types = self._schema_types()
             by_name = {name: full for full, name in types.type_names.items()}
@@ -230,7 +259,9 @@ class AdmissionCompiler:
                 variables["authorizer"] = cel.Type(f"{_AUTHZ}.Authorizer")
                 variables["authorizer.requestResource"] = cel.Type(f"{_AUTHZ}.ResourceCheck")
                 functions = [*functions, *_authz_functions()]
-            env = self._envs[authorizer] = cel.NewEnv(descriptor_pool=types.pool, variables=variables,
+            if patch and self.patch_types is not None:
+                functions = [*functions, *self.patch_types.functions()]
+            env = self._envs[(authorizer, patch)] = cel.NewEnv(descriptor_pool=types.pool, variables=variables,
                                                       config=library.config(), functions=functions)
         return env
 
@@ -258,7 +289,7 @@ def evaluate(compiled: Compiled, activation: Mapping[str, Any],
         elif outcome.unsupported is None:
             values[name] = outcome.value
     data["variables"] = values
-    program = compiled.program() if text == compiled.text else _eval_env().compile(text)
+    program = compiled.program() if text == compiled.text else compiled.eval_env().compile(text)
     try:
         result = program.eval(data=data)
     except RuntimeError as err:
@@ -347,13 +378,22 @@ def _raise(message: str) -> Any:
 
 @cache
 def _eval_env() -> cel.Env:
-    """Every admission variable dynamic, the library's runtime functions, and the failed-variable stand-in."""
+    return eval_env()
+
+
+def eval_env(files: Sequence[descriptor_pb2.FileDescriptorProto] = (),
+             functions: Sequence[cel.FunctionDecl] = ()) -> cel.Env:
+    """Every admission variable dynamic, the library's runtime functions, and the failed-variable stand-in
+    (with the message types of `files` and the runtime `functions` of a mutation's patch types)."""
     variables = {name: cel.Type.DYN for name in ("object", "oldObject", "request", "namespaceObject", "params",
                                                  "variables", "authorizer")}
     failed = cel.FunctionDecl(_VARIABLE_FAILED, [cel.Overload(f"{_VARIABLE_FAILED}_string", cel.Type.DYN,
                                                               [cel.Type.STRING], False, _raise)])
-    return cel.NewEnv(descriptor_pool=environment.library_pool(), variables=variables, config=library.config(),
-                      functions=[*library.runtime_functions(), failed])
+    pool = environment.library_pool()
+    for proto in files:
+        pool.Add(proto)
+    return cel.NewEnv(descriptor_pool=pool, variables=variables, config=library.config(),
+                      functions=[*library.runtime_functions(), failed, *functions])
 
 
 _SIMPLE_NAMES = {"INT": "int", "UINT": "uint", "DOUBLE": "double", "BOOL": "bool", "STRING": "string",

@@ -54,7 +54,7 @@ class Result:
     source_path: Callable[[tuple], tuple] | None = None
     #: The kind as the apiserver's status details name it (`CustomResourceDefinition`, `CronTab`).
     status_kind: str | None = None
-    #: The CRD version the object was processed with (engine.registry.ServedVersion), if any.
+    #: The CRD version whose schema decoded the object (engine.registry.ServedVersion): its apiVersion's, if any.
     crd_version: Any = None
     #: An error kubectl itself raises before sending the object (metadata it cannot decode).
     client_error: str | None = None
@@ -77,6 +77,9 @@ class Result:
     checks: str = "validation"
     #: The answer's HTTP code where admission decided it (a webhook's denial keeps its own code).
     code: int | None = None
+    #: The status details of admission's refusal (metav1.StatusDetails as JSON), which kubectl prints
+    #: for an Invalid answer.
+    status_details: dict[str, Any] | None = None
     #: What admission could not do as the apiserver would (a webhook it could not reach, ...): always shown.
     admission_notes: list[str] = field(default_factory=list)
     #: The audit annotations admission added (a webhook's, prefixed with its name; failed-open ones).

@@ -217,18 +217,19 @@ def _compose_with_libyaml(text: str) -> list[Node | None]:
 
 
 @contextmanager
-def _libyaml_nesting_allowed(levels: int) -> Iterator[None]:
+def _libyaml_nesting_allowed(levels: int) -> Iterator[bool]:
     """libyaml's own nesting limit raised to `levels` while crdtool parses, where libyaml has one
-    and PyYAML lets it be set (the setting is process-wide; the old value is put back)."""
+    and PyYAML lets it be set (the setting is process-wide; the old value is put back). Yields
+    whether libyaml is known to allow `levels` (raised, or no limit at all)."""
     get = getattr(yaml._yaml, "_get_max_nest_level", None)
     set_ = getattr(yaml._yaml, "_set_max_nest_level", None)
-    old = get() if get is not None and set_ is not None else -1
-    if set_ is None or old < 0 or old >= levels:  # -1: no limit in this libyaml, or it cannot be changed
-        yield
+    old = get() if get is not None and set_ is not None else None
+    if set_ is None or old is None or old < 0 or old >= levels:  # -1: no limit in this libyaml
+        yield old is not None
         return
     set_(levels)
     try:
-        yield
+        yield True
     finally:
         set_(old)
 
@@ -240,18 +241,21 @@ def compose_documents(text: str) -> list[Node | None]:
     limit of their own (0.2.6 refuses 1,000 levels, in its own words) where go-yaml
     allows 10,000. So libyaml's limit is raised beyond crdtool's where PyYAML allows it,
     text that may nest deeply is composed from events without recursion, and an error
-    libyaml still raises where the text may already nest deeply is decided again by the
-    pure-Python parser (slower, no nesting limit of its own): the depth limit and its
-    message are crdtool's, whatever the parser and its version.
+    libyaml raises where the text may already nest deeply is decided again by the pure-Python
+    parser (slower, no nesting limit of its own) when libyaml's limit is not known to allow
+    crdtool's: the depth limit and its message are crdtool's, whatever the parser and its
+    version. Only then: that parser's time grows with the square of the depth in flow sequences
+    (a 20 KB `[[[...` with a syntax error at its end took 14 s).
     """
+    allowed = False
     try:
-        with _libyaml_nesting_allowed(_LIBYAML_NESTING):
+        with _libyaml_nesting_allowed(_LIBYAML_NESTING) as allowed:
             if _may_nest_deeper_than(text, _RECURSION_SAFE_DEPTH):
                 return _compose_events(yaml.parse(text, Loader=yaml.CSafeLoader))
             return _compose_with_libyaml(text)
     except yaml.YAMLError as err:
         error = err
-    if _may_nest_deeper_than(_text_through_error(text, error), _PARSER_LIMIT_FLOOR):
+    if not allowed and _may_nest_deeper_than(_text_through_error(text, error), _PARSER_LIMIT_FLOOR):
         try:
             return _compose_events(yaml.parse(text, Loader=yaml.SafeLoader))
         except yaml.YAMLError as err:

@@ -15,18 +15,33 @@ from crdtool.report.context import RenderContext
 def invalid_text(result: Result) -> str:
     """kubectl's text for a 422 Invalid status, from its causes."""
     head = f"The {result.status_kind} {go_quote(result.name or '')} is invalid"
-    seen: set[str] = set()
-    causes = []
-    for e in result.errors:
-        msg = f"{e.field}: {e.body()}"
-        if msg not in seen:
-            seen.add(msg)
-            causes.append(msg)
+    return _multiline(head, list(dict.fromkeys(f"{e.field}: {e.body()}" for e in result.errors)))
+
+
+def _multiline(head: str, causes: list[str]) -> str:
+    """cmdutil.MultilineError: one cause on the head's line, several as `* ` lines."""
     if not causes:
         return head + "\n"
     if len(causes) == 1:
         return f"{head}: {causes[0]}\n"
     return f"{head}: \n" + "".join(f"* {c}\n" for c in causes)
+
+
+def _admission_invalid_text(details: dict | None) -> str:
+    """kubectl's text for an Invalid status that admission gave (a policy's or a webhook's denial):
+    its details' kind (admission.NewForbidden puts the resource there) and name, and each cause as
+    `field: message`, deduplicated (statusCausesToAggrError)."""
+    if details is None:
+        return "The request is invalid\n"
+    kind, name = details.get("kind") or "", details.get("name") or ""
+    head = f"The {kind} {go_quote(str(name))} is invalid" if kind or name else "The request is invalid"
+    causes: list[str] = []
+    for cause in details.get("causes") or []:
+        if isinstance(cause, dict):
+            text = f"{cause.get('field') or ''}: {cause.get('message') or ''}"
+            if text not in causes:
+                causes.append(text)
+    return _multiline(head, causes)
 
 
 def error_text(result: Result, verb: str = "creating") -> str:
@@ -41,6 +56,8 @@ def error_text(result: Result, verb: str = "creating") -> str:
         return f"Error from server (BadRequest): error when {verb} {go_quote(source)}: {strict}\n"
     if result.sent_status is not None:
         return f"Error from server (BadRequest): error when {verb} {go_quote(source)}: {result.sent_status}\n"
+    if result.reason == "Invalid" and result.code is not None:
+        return _admission_invalid_text(result.status_details)
     if result.reason == "Invalid":
         return invalid_text(result)
     if result.reason == "NotFound":

@@ -204,3 +204,16 @@ def test_a_partly_checked_built_in_object_is_said_so_in_every_summary(tmp_path: 
     assert [n["level"] for n in notifications if said in n["message"]["text"]] == ["warning"]
     assert json.loads(run("validate", "--format", "json", path).output)["results"][0]["checks"] == (
         "decoding,defaulting,metadata")
+
+
+def test_default_prints_quantities_in_their_canonical_form(tmp_path) -> None:
+    """The apiserver stores Quantity.String(): `1000m` is `1`, `0.5Gi` is `512Mi`, a quoted `1e3` stays."""
+    pod = tmp_path / "pod.yaml"
+    pod.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: i\n"
+                   "    resources:\n      requests: {cpu: 1000m, memory: 0.5Gi}\n"
+                   "      limits: {cpu: 1.5, memory: '1e3', ephemeral-storage: 1024Mi}\n")
+    res = CliRunner().invoke(cli, ["default", "-o", "json", str(pod)])
+    assert res.exit_code == 0, res.output
+    resources = json.loads(res.output)["spec"]["containers"][0]["resources"]
+    assert resources == {"requests": {"cpu": "1", "memory": "512Mi", "ephemeral-storage": "1Gi"},  # from limits
+                         "limits": {"cpu": "1500m", "memory": "1e3", "ephemeral-storage": "1Gi"}}

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from crdtool.admission.chain import Resource
+from crdtool.admission.chain import ConversionError, Resource
 from crdtool.admission.policy.matching import Match, NamespaceUnknown, SelectorError, labels_match, match_resources
 from crdtool.admission.policy.model import Binding, Policy
 from crdtool.admission.policy.validator import CompiledPolicy, Decision, compile_policy
@@ -46,6 +46,8 @@ class Refusal:
     message: str
     reason: str
     code: int
+    #: The status details (see chain.Status.details).
+    details: dict[str, Any] | None = None
 
 
 @dataclass
@@ -174,7 +176,11 @@ class PolicySet:
                 f"among the inputs match its paramRef (parameterNotFoundAction Allow: the apiserver evaluates "
                 f"nothing without params; give the params to check it)")
             return
-        converted = _versioned(request, match)
+        try:
+            converted = _versioned(request, match)
+        except ConversionError as err:  # NewVersionedAttributes failed
+            _config_error(denied, policy, binding, f"failed to convert object version: {err}")
+            return
         if converted is None:
             outcome.notes.append(
                 f"not checked: ValidatingAdmissionPolicy '{policy.name}': it matches the request as version "
@@ -260,10 +266,9 @@ def _namespace_of(obj: dict[str, Any]) -> str:
 
 def _exempt(request: Any) -> bool:
     """IsExemptAdmissionConfigurationResource: policies never apply to admission configurations."""
-    res = request.resource
-    return res.group == "admissionregistration.k8s.io" and res.kind in (
-        "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "ValidatingAdmissionPolicy",
-        "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding")
+    from crdtool.admission.rules import is_exempt_admission_configuration
+
+    return is_exempt_admission_configuration(request.resource.group, request.resource.kind)
 
 
 def _namespace_labels(request: Any) -> dict[str, Any] | None:
@@ -302,8 +307,9 @@ def _refusal(denial: _Denied, request: Any) -> Refusal:
     res = request.resource
     resource = f"{res.resource}.{res.group}" if res.group else res.resource
     reason = denial.reason or "Invalid"
-    return Refusal(f"{resource} {go_quote(_resource_name(request))} is forbidden: {message}", reason,
-                   reason_code(reason))
+    name = _resource_name(request)
+    details = {"name": name, "group": res.group, "kind": res.resource, "causes": [{"message": message}]}
+    return Refusal(f"{resource} {go_quote(name)} is forbidden: {message}", reason, reason_code(reason), details)
 
 
 def _resource_name(request: Any) -> str:

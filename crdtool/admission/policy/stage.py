@@ -29,7 +29,8 @@ class PolicyStage:
         outcome = self.policies.dispatch(attributes)
         status = None
         if outcome.refusal is not None:
-            status = Status(outcome.refusal.message, outcome.refusal.reason, outcome.refusal.code)
+            refusal = outcome.refusal
+            status = Status(refusal.message, refusal.reason, refusal.code, refusal.details)
         return Verdict(status=status, warnings=outcome.warnings, audit_annotations=outcome.audit_annotations,
                        notes=outcome.notes)
 

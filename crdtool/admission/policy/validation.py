@@ -11,6 +11,7 @@ applies when a policy runs). Metadata is validated by the built-in kinds' handle
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from crdtool.admission.policy.model import default_binding, default_policy
@@ -27,7 +28,7 @@ from crdtool.schema.apimachinery.names import (
     validate_path_segment_name,
 )
 
-__all__ = ["validate_binding", "validate_policy"]
+__all__ = ["validate_binding", "validate_match_conditions", "validate_policy", "validate_rule_with_operations"]
 
 _FAILURE_POLICIES = ["Fail", "Ignore"]
 _MATCH_POLICIES = ["Equivalent", "Exact"]
@@ -68,7 +69,10 @@ def validate_policy(obj: dict[str, Any], ignore_match_conditions: bool = False) 
             errs.append(FieldError.required(path.child("matchConstraints").child("resourceRules")))
     compiler = celadm.AdmissionCompiler(has_params)
     if not ignore_match_conditions:
-        errs += _match_conditions(_items(spec.get("matchConditions")), compiler, path.child("matchConditions"))
+        def stateless(expression: str) -> celadm.Compiled:  # match conditions see no variables
+            return celadm.AdmissionCompiler(has_params).compile(expression, (celadm.BOOL,), authorizer=True)
+        errs += validate_match_conditions(_items(spec.get("matchConditions")), stateless,
+                                          path.child("matchConditions"))
     for i, variable in enumerate(_items(spec.get("variables"))):
         errs += _variable(variable, compiler, path.child("variables").index(i))
     validations, annotations = _items(spec.get("validations")), spec.get("auditAnnotations")
@@ -179,6 +183,12 @@ def _named_rule(rule: dict[str, Any], path: Path) -> list[FieldError]:
         if name in seen:
             errs.append(FieldError.duplicate(at, name))
         seen.add(name)
+    return errs + validate_rule_with_operations(rule, path)
+
+
+def validate_rule_with_operations(rule: dict[str, Any], path: Path) -> list[FieldError]:
+    """validateRuleWithOperations: the operations, then the rule (subresources allowed)."""
+    errs: list[FieldError] = []
     operations = _strings(rule.get("operations"))
     if not operations:
         errs.append(FieldError.required(path.child("operations")))
@@ -254,9 +264,10 @@ def _cel_error(path: Path, expression: str, compiled: celadm.Compiled) -> list[F
     return [FieldError.invalid(path, expression, compiled.error)]
 
 
-def _match_conditions(conditions: list[dict[str, Any]], compiler: celadm.AdmissionCompiler,
-                      path: Path) -> list[FieldError]:
-    """validateMatchConditions: at most 64, named uniquely, each compiling to a bool."""
+def validate_match_conditions(conditions: list[dict[str, Any]], compile_condition: Callable[[str], celadm.Compiled],
+                              path: Path) -> list[FieldError]:
+    """validateMatchConditions: at most 64, named uniquely, each (space trimmed) compiling to a bool with
+    `compile_condition` (a policy's environment, or a webhook's: no params)."""
     errs: list[FieldError] = []
     if len(conditions) > 64:
         errs.append(FieldError.too_many(path, len(conditions), 64))
@@ -267,9 +278,7 @@ def _match_conditions(conditions: list[dict[str, Any]], compiler: celadm.Admissi
         if not expression:
             errs.append(FieldError.required(at.child("expression")))
         else:
-            stateless = celadm.AdmissionCompiler(compiler.has_params)  # match conditions see no variables
-            compiled = stateless.compile(expression, (celadm.BOOL,), authorizer=True)
-            errs += _cel_error(at.child("expression"), expression, compiled)
+            errs += _cel_error(at.child("expression"), expression, compile_condition(expression))
         name = str(condition.get("name") or "")
         if not name:
             errs.append(FieldError.required(at.child("name")))

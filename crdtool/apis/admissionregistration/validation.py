@@ -1,10 +1,12 @@
 """admissionregistration.k8s.io's validation (kubernetes pkg/apis/admissionregistration/validation)
 for the kinds crdtool reproduces: ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding,
-whose checks live with the policies' evaluation (crdtool.admission.policy.validation).
+whose checks live with the policies' evaluation (crdtool.admission.policy.validation), and the
+webhook configurations (apis.admissionregistration.webhooks).
 """
 
 from __future__ import annotations
 
+from crdtool.apis.admissionregistration.webhooks import VALIDATORS as WEBHOOK_VALIDATORS
 from crdtool.apis.validation import KindValidation
 from crdtool.model.errors import FieldError
 
@@ -37,4 +39,5 @@ def _binding(obj: dict) -> list[FieldError]:
 VALIDATORS = {
     "ValidatingAdmissionPolicy": KindValidation(_policy, _policy_update),
     "ValidatingAdmissionPolicyBinding": KindValidation(_binding),
+    **WEBHOOK_VALIDATORS,
 }

@@ -6,6 +6,7 @@ import os
 import time
 
 import pytest
+import yaml
 
 from crdtool.load import InputError, load_inputs, read_source, yamlreader
 from crdtool.load.document import DuplicateKey
@@ -137,10 +138,26 @@ def test_a_parser_that_refuses_deep_input_in_its_own_words_is_overruled(monkeypa
         raise ScannerError("while scanning", None, "nesting beyond this parser's limit", mark)
 
     monkeypatch.setattr(yamlreader, "_compose_with_libyaml", limited)
+    monkeypatch.delattr(yaml._yaml, "_set_max_nest_level", raising=False)  # a libyaml whose limit is unknown
     assert read_source("x.yaml", "a: " + "[" * 600 + "]" * 600 + "\n")[0].data["a"] is not None
     with pytest.raises(InputError, match="YAML syntax error: nesting beyond") as err:
         read_source("x.yaml", "a: [1]\n")  # shallow text: the parser's error is a syntax error
     assert (err.value.line, err.value.column) == (1, 1003)
+
+
+def test_a_syntax_error_in_deep_text_is_libyamls_when_its_limit_is_known(monkeypatch) -> None:
+    """With libyaml's nesting limit raised (or absent), its error is the text's own: the pure-Python
+    parser, quadratic in the depth of flow sequences, is not run again on deep text."""
+    if getattr(yaml._yaml, "_set_max_nest_level", None) is None:
+        pytest.skip("this libyaml's nesting limit cannot be set: the pure-Python parser decides")
+
+    def not_again(*args, **kwargs):
+        raise AssertionError("the pure-Python parser ran")
+
+    monkeypatch.setattr(yaml, "SafeLoader", not_again)
+    with pytest.raises(InputError, match="YAML syntax error") as err:
+        read_source("x.yaml", "a: " + "[" * 9000 + "\n'unterminated\n")
+    assert err.value.line == 3
 
 
 def test_many_documents_are_read_in_linear_time(tmp_path) -> None:

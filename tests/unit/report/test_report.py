@@ -76,3 +76,18 @@ def test_text_shows_position_snippet_and_kubectl_text() -> None:
     assert 'crd.yaml:6:3: error: spec.scope: Unsupported value: "Namespace"' in out
     assert "    6 |   scope: Namespace\n          ^" in out
     assert "kubectl would print:\n  The CustomResourceDefinition" in out
+
+
+def test_an_invalid_answer_from_admission_is_printed_from_its_status_details() -> None:
+    """kubectl's IsInvalid branch reads the status details: admission's (a webhook's own, or
+    admission.NewForbidden's) name the resource, and each cause is `field: message`, deduplicated."""
+    def refused(details):
+        r = _result([], status="denied", reason="Invalid", code=422, status_details=details)
+        return kubectl.error_text(r)
+
+    assert refused(None) == "The request is invalid\n"
+    assert refused({"kind": "widgets", "name": "w"}) == 'The widgets "w" is invalid\n'
+    too_big = {"field": "spec.size", "message": "too big"}
+    causes = [too_big, {"message": "no"}, too_big]
+    assert refused({"kind": "widgets", "name": "w", "causes": causes}) == (
+        'The widgets "w" is invalid: \n* spec.size: too big\n* : no\n')

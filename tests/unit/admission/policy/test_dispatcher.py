@@ -456,17 +456,3 @@ def test_policy_behaviour(case: Case) -> None:
 def test_case_count() -> None:
     assert len(CASES) >= 50
 
-
-def test_a_bound_mutating_policy_is_named_not_skipped_silently() -> None:
-    from crdtool.admission.policy.mutating import build_mutating
-
-    mutating = {"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicy",
-                "metadata": {"name": "m"}, "spec": {"matchConstraints": {"resourceRules": [RULE]}}}
-    bound = {"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicyBinding",
-             "metadata": {"name": "mb"}, "spec": {"policyName": "m"}}
-    stages = build_mutating(Inputs(documents=[Document("in.yaml", 0, mutating), Document("in.yaml", 1, bound)]))
-    notes = [n for s in stages for n in s.admit(_attributes(Case("m", "", []))).notes]
-    assert notes == ["not checked: MutatingAdmissionPolicy 'm' with binding 'mb' may mutate this object; crdtool "
-                     "does not apply MutatingAdmissionPolicy mutations"]
-    pods = [n for s in stages for n in s.admit(_attributes(Case("m", "", [], resource=PODS))).notes]
-    assert pods == []

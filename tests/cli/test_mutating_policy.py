@@ -162,3 +162,18 @@ def test_kubectl_prints_a_policy_denial_from_its_status_details(tmp_path: Path) 
     assert res.output == ('The crontabs "my-new-cron-object" is invalid: : ValidatingAdmissionPolicy '
                           "'team-required' with binding 'team-required' denied request: "
                           "a CronTab needs the example.com/team label\n")
+
+
+def test_a_bad_mutating_policy_document_is_refused_with_the_apiservers_message(tmp_path: Path) -> None:
+    bad = tmp_path / "map.yaml"
+    bad.write_text(APPLY.split("---\n")[0].replace("operations: [CREATE]", "operations: [DELETE]")
+                   .replace("  reinvocationPolicy: Never\n", ""), encoding="utf-8")
+    res = run("validate", "--format", "kubectl", str(bad))
+    assert res.exit_code == 1, res.output
+    assert res.output == (
+        'The MutatingAdmissionPolicy "team-apply" is invalid: \n'
+        '* spec.matchConstraints.resourceRules.operations: Unsupported value: "DELETE": supported values: "*", '
+        '"CONNECT", "CREATE", "UPDATE"\n'
+        "* spec.reinvocationPolicy: Required value\n")
+    res = run("validate", "--format", "json", str(tmp_path / "map.yaml"))
+    assert json.loads(res.output)["results"][0]["checks"] == "validation"

@@ -169,11 +169,12 @@ def _ref(spec: dict[str, Any], preserve: bool) -> TypeRef:
 
 
 def _map_relationship(spec: dict[str, Any]) -> str:
-    return {"atomic": ATOMIC, "granular": SEPARABLE}.get(spec.get("x-kubernetes-map-type"), "")
+    return {"atomic": ATOMIC, "granular": SEPARABLE}.get(str(spec.get("x-kubernetes-map-type")), "")
 
 
 def _object(spec: dict[str, Any], preserve: bool) -> MapType:
-    properties = spec.get("properties") if isinstance(spec.get("properties"), dict) else {}
+    found = spec.get("properties")
+    properties: dict[str, Any] = found if isinstance(found, dict) else {}
     fields = {name: Field(_ref(member, preserve), member.get("default"))
               for name, member in properties.items() if isinstance(member, dict)}
     extra = spec.get("additionalProperties")

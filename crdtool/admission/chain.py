@@ -20,8 +20,13 @@ How a plugin plugs in:
 * A mutating stage that honours reinvocation keeps its own state in
   `attributes.reinvocation.values[plugin name]`, reads `attributes.reinvocation.is_reinvoke`, and
   calls `attributes.reinvocation.request()` when its mutation must make earlier stages run again.
-* After a mutation a stage calls `attributes.default(attributes.object)`: the apiserver's object
-  defaulter for the kind (a custom resource's structural defaults), as the webhook dispatcher does.
+* A mutated object is read back with `attributes.decode(value)` (the kind's codec: a custom
+  resource's unstructured decoding, a built-in kind's Go type, DecodeError when it refuses it), then
+  `attributes.default(object)`: the apiserver's object defaulter for the kind (a custom resource's
+  structural defaults, a built-in kind's SetObjectDefaults), as the webhook dispatcher does.
+* The object in another served version (matchPolicy Equivalent) is `attributes.convert(object,
+  version)`: the kind's converter (a CRD's None strategy or conversion webhook); ConversionError
+  when the apiserver's conversion fails, None when crdtool cannot convert.
 
 Engine side: `build_chain(inputs)` once per run; `Chain.admit` after decoding and defaulting, then the
 schema validation, then `Chain.validate` (engine.run places it).
@@ -36,8 +41,8 @@ from typing import Any, Literal, Protocol
 
 from crdtool.load.document import Document
 
-__all__ = ["PLUGINS", "Attributes", "Chain", "Inputs", "MutatingStage", "Reinvocation", "Status",
-           "ValidatingStage", "Verdict", "build_chain"]
+__all__ = ["PLUGINS", "Attributes", "Chain", "ConversionError", "DecodeError", "Inputs", "MutatingStage",
+           "Reinvocation", "Status", "ValidatingStage", "Verdict", "build_chain", "decode_unstructured"]
 
 #: The admission plugins crdtool reproduces, in kube-apiserver 1.36's order (AllOrderedPlugins), each
 #: with its builder as "module:function".
@@ -51,6 +56,24 @@ PLUGINS: tuple[tuple[str, str], ...] = (
 Operation = Literal["CREATE", "UPDATE", "DELETE", "CONNECT"]
 #: A decoded JSON object.
 JSONObject = dict[str, Any]
+
+
+class DecodeError(Exception):
+    """The codec refused a mutated object: the text is the decoder's error."""
+
+
+class ConversionError(Exception):
+    """The object's conversion to another version failed in the apiserver: the text is the converter's error."""
+
+
+def decode_unstructured(value: Any) -> JSONObject:
+    """A mutated custom resource as the apiserver's JSON serializer decodes it into an Unstructured: an
+    object with a kind (runtime.NewMissingKindErr otherwise)."""
+    from crdtool.model.gofmt import go_json
+
+    if not isinstance(value, dict) or not isinstance(value.get("kind"), str) or not value["kind"]:
+        raise DecodeError(f"Object 'Kind' is missing in '{go_json(value)}'")
+    return value
 
 
 @dataclass(frozen=True)
@@ -105,9 +128,10 @@ class Resource:
 class Attributes:
     """admission.Attributes of one request: a create (or an update over `old_object`), always a dry run.
 
-    `object` is the object as admission sees it (decoded, defaulted); mutating stages replace it.
-    `equivalents` are the other served versions of the same resource (matchPolicy Equivalent): the
-    stage gets the object converted to one of them with `convert(object, version)`.
+    `object` is the object as admission sees it (decoded, defaulted; a built-in object as json.Marshal
+    writes its Go type, as webhooks and CEL get it); mutating stages replace it. `equivalents` are the
+    other served versions of the same resource (matchPolicy Equivalent): the stage gets the object
+    converted to one of them with `convert(object, version)`.
     """
 
     operation: Operation
@@ -125,7 +149,11 @@ class Attributes:
     equivalents: tuple[tuple[str, str], ...] = ()
     #: The object's kind's defaulter (runtime.ObjectDefaulter), applied in place after a mutation.
     default: Callable[[JSONObject], None] = lambda obj: None
-    #: The object in another served version (the CRD's conversion), or None when crdtool cannot convert.
+    #: The kind's decoding of a mutated object (the webhook dispatcher's jsonSerializer.Decode): the
+    #: object admission goes on with, or DecodeError.
+    decode: Callable[[Any], JSONObject] = decode_unstructured
+    #: The object in another served version (the CRD's conversion), or None when crdtool cannot convert;
+    #: ConversionError when the apiserver's conversion fails.
     convert: Callable[[JSONObject, str], JSONObject | None] = lambda obj, version: None
     reinvocation: Reinvocation = field(default_factory=Reinvocation)
     #: The structural schema of a custom resource's version (None for other kinds): what a mutating
@@ -199,6 +227,8 @@ class Chain:
     validating: list[ValidatingStage] = field(default_factory=list)
     #: What the stages were built from (the namespaces a request's attributes name are found there).
     inputs: Inputs = field(default_factory=Inputs)
+    #: The kinds' converters (matchPolicy Equivalent), made once per run when first needed, by CRD name.
+    converters: dict[str, Any] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.mutating or self.validating)

@@ -1,13 +1,23 @@
 """Whether an admission rule covers a request: rules.Matcher.Matches (k8s.io/apiserver
-pkg/admission/plugin/webhook/predicates/rules), which webhooks and admission policies share."""
+pkg/admission/plugin/webhook/predicates/rules), which webhooks and admission policies share, and
+the kinds no webhook or policy sees (IsExemptAdmissionConfigurationResource, beside it)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["rule_matches"]
+__all__ = ["is_exempt_admission_configuration", "rule_matches"]
 
 _NAMESPACES = ("", "v1", "namespaces")
+_ADMISSION_CONFIGURATIONS = ("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration",
+                             "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding",
+                             "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding")
+
+
+def is_exempt_admission_configuration(group: str, kind: str) -> bool:
+    """IsExemptAdmissionConfigurationResource: webhooks and policies configured through the API never
+    see the objects that configure admission (no circular dependency)."""
+    return group == "admissionregistration.k8s.io" and kind in _ADMISSION_CONFIGURATIONS
 
 
 def _exact_or_wildcard(items: Any, requested: str) -> bool:

@@ -22,8 +22,13 @@ client.go and error.go; configuration/*_webhook_manager.go):
 * Mutating webhooks run one after the other; a JSONPatch is applied to the object as the apiserver
   applies it (crdtool.admission.jsonpatch) and the kind's defaults applied again; a webhook with
   reinvocationPolicy IfNeeded is called again once when a later mutation changed the object.
-  Validating webhooks run in parallel in the apiserver and the first refusal to arrive is the
-  answer; crdtool calls them in order and answers the first refusal in that order.
+  Validating webhooks run in parallel in the apiserver, all of them, and the first refusal to arrive
+  is the answer; crdtool calls them in parallel too and answers the first refusal in the
+  configurations' order (ValidatingWebhooks).
+* matchPolicy Equivalent: the object (and old object) converted to the matched version with the
+  kind's converter (admission.VersionedAttributes, `_Versions`); a mutating webhook's patch is
+  applied there, decoded by the kind's codec and defaulted in that version, and the object goes back
+  to the request's version before another version is needed and at the end.
 """
 
 from __future__ import annotations
@@ -36,13 +41,25 @@ from typing import Any
 
 from crdtool.admission import jsonpatch, selectors
 from crdtool.admission import review as admission_review
-from crdtool.admission.chain import Attributes, Inputs, JSONObject, Resource, Status, Verdict, forbidden_details
+from crdtool.admission.chain import (
+    Attributes,
+    ConversionError,
+    DecodeError,
+    Inputs,
+    JSONObject,
+    Resource,
+    Status,
+    Verdict,
+    forbidden_details,
+)
+from crdtool.admission.rules import is_exempt_admission_configuration
 from crdtool.admission.rules import rule_matches as matches_rule
-from crdtool.model.gofmt import go_json, go_quote
+from crdtool.model.gofmt import go_quote
 from crdtool.model.groupversion import try_parse_group_version
 from crdtool.model.jsonvalue import deep_equal, json_copy
 
-__all__ = ["MutatingWebhooks", "ValidatingWebhooks", "build_mutating", "build_validating", "parse_service"]
+__all__ = ["Endpoint", "MutatingWebhooks", "ValidatingWebhooks", "build_mutating", "build_validating", "parse_service",
+           "service_endpoint"]
 
 GROUP = "admissionregistration.k8s.io"
 MUTATING_PLUGIN = "MutatingAdmissionWebhook"
@@ -139,7 +156,7 @@ def _namespace_labels(attributes: Attributes, notes: list[str], hook: Webhook) -
     return {_NAMESPACE_NAME_LABEL: attributes.namespace}
 
 
-def _selected(hook: Webhook, attributes: Attributes, notes: list[str]) -> bool:
+def _selected(hook: Webhook, attributes: Attributes, current: JSONObject | None, notes: list[str]) -> bool:
     """The namespace and object selectors (MatchNamespaceSelector, MatchObjectSelector)."""
     selector = hook.spec.get("namespaceSelector")
     if (attributes.namespace or attributes.resource.resource == "namespaces") and selector \
@@ -149,7 +166,7 @@ def _selected(hook: Webhook, attributes: Attributes, notes: list[str]) -> bool:
     if not selector:
         return True
     return any(obj is not None and selectors.matches(selector, selectors.object_labels(obj))
-               for obj in (attributes.object, attributes.old_object))
+               for obj in (current, attributes.old_object))
 
 
 def _invocation(hook: Webhook, attributes: Attributes) -> Resource | None:
@@ -169,14 +186,91 @@ def _invocation(hook: Webhook, attributes: Attributes) -> Resource | None:
     return None
 
 
-def _in_version(obj: JSONObject | None, invoked: Resource, attributes: Attributes) -> JSONObject | None:
-    """The object as the webhook gets it: in the version it matched."""
-    if obj is None or invoked.version == attributes.resource.version:
-        return obj
-    converted = attributes.convert(obj, invoked.version)
-    if converted is None:  # checked before the call (_should_call)
-        raise _Refusal(internal_error(f"crdtool cannot convert the object to {invoked.group}/{invoked.version}"))
-    return converted
+class _CannotConvert(Exception):
+    """crdtool cannot convert the object to the version a webhook matched (the text says which)."""
+
+
+class _Versions:
+    """The dispatchers' versionedAttributeAccessor (admission.VersionedAttributes): the object and old
+    object in the version a webhook matched, converted when first needed.
+
+    The validating dispatcher keeps one conversion per version; the mutating one keeps a single
+    versioned object, converted from version to version (ConvertVersionedAttributes): one a patch
+    changed (`dirty`) goes back to the request's version first, and so it does at the end of the
+    dispatch (`finish`). A conversion the apiserver fails is an internal error (the mutating
+    accessor wraps it once more, as its VersionedAttribute does); one crdtool cannot make is
+    _CannotConvert."""
+
+    def __init__(self, attributes: Attributes, mutating: bool) -> None:
+        self.attributes = attributes
+        self.mutating = mutating
+        self.version: str | None = None
+        self.object: JSONObject | None = None
+        self.old: JSONObject | None = None
+        self.dirty = False
+        self._kept: dict[str, tuple[JSONObject | None, JSONObject | None]] = {}
+
+    def _to(self, obj: JSONObject | None, version: str) -> JSONObject | None:
+        """ConvertToGVK between the request's version and `version` (ConversionError, _CannotConvert)."""
+        if obj is None or version == _version_of(obj, self.attributes.resource.version):
+            return obj
+        converted = self.attributes.convert(obj, version)
+        if converted is None:
+            raise _CannotConvert(f"{self.attributes.resource.group}/{version}")
+        return converted
+
+    def get(self, version: str) -> tuple[JSONObject | None, JSONObject | None]:
+        """VersionedAttribute: the object and old object in `version`."""
+        try:
+            return self._get(version)
+        except ConversionError as err:
+            status = internal_error(str(err))
+            raise _Refusal(internal_error(status.message) if self.mutating else status) from None
+
+    def _get(self, version: str) -> tuple[JSONObject | None, JSONObject | None]:
+        if not self.mutating:
+            if version not in self._kept:
+                self._kept[version] = (self._to(self.attributes.object, version),
+                                       self._to(self.attributes.old_object, version))
+            return self._kept[version]
+        if self.version != version:
+            if self.dirty:
+                self._back()
+            self.object = self._to(self.attributes.object, version)
+            self.old = self._to(self.attributes.old_object, version)
+            self.version, self.dirty = version, False
+        return self.object, self.old
+
+    def patched(self, obj: JSONObject) -> None:
+        """A patch's result replaces the versioned object."""
+        self.object, self.dirty = obj, True
+
+    def current(self) -> JSONObject | None:
+        """What the next webhook's selectors see (the versioned object once there is one)."""
+        return self.object if self.version is not None else self.attributes.object
+
+    def _back(self) -> None:
+        """The changed versioned object into the request's version: the attributes' object."""
+        assert self.object is not None, "only an object a patch changed is dirty"
+        self.attributes.object = self._to(self.object, self.attributes.resource.version) or self.object
+        self.dirty = False
+
+    def finish(self) -> None:
+        """The end of the mutating dispatch: a changed versioned object goes back into the attributes;
+        a conversion that fails here is the converter's error as it is (a 500 without a reason)."""
+        if not self.dirty:
+            return
+        try:
+            self._back()
+        except ConversionError as err:
+            raise _Refusal(Status(str(err), "", 500)) from None
+
+
+def _version_of(obj: JSONObject, default: str) -> str:
+    """The version an object is in (its apiVersion's), `default` when it names none."""
+    api_version = obj.get("apiVersion")
+    gv = try_parse_group_version(api_version) if isinstance(api_version, str) else None
+    return gv[1] if gv is not None and gv[1] else default
 
 
 # ---------------------------------------------------------------- the call
@@ -195,21 +289,19 @@ def parse_service(text: str) -> tuple[tuple[str, str, int | None, str | None], s
 
 
 @dataclass
-class _Endpoint:
+class Endpoint:
+    """Where a webhook is called: the URL it is told, the TLS server name, and the address dialled
+    instead of the URL's host (a service reference mapped by --webhook-service)."""
+
     url: str
     server_name: str | None = None
     dial: tuple[str, int] | None = None
+    mapped: bool = True
 
 
-def _endpoint(hook: Webhook, inputs: Inputs, notes: list[str]) -> _Endpoint:
-    """Where the webhook is called: its url, or its service reference (mapped by --webhook-service)."""
-    config = hook.spec.get("clientConfig") or {}
-    service = config.get("service") if isinstance(config, dict) else None
-    if not isinstance(service, dict):
-        url = config.get("url") if isinstance(config, dict) else None
-        if not isinstance(url, str) or not url:
-            raise _CallingError("could not get REST client: webhook configuration must have either service or URL")
-        return _Endpoint(url)
+def service_endpoint(service: dict[str, Any], inputs: Inputs) -> Endpoint:
+    """A service reference's endpoint (`mapped` False when no --webhook-service maps it: the service's
+    own name is then dialled), for admission webhooks and a CRD's conversion webhook alike."""
     namespace, name = str(service.get("namespace") or ""), str(service.get("name") or "")
     port = service.get("port") if isinstance(service.get("port"), int) else 443
     path = str(service.get("path") or "")
@@ -220,10 +312,27 @@ def _endpoint(hook: Webhook, inputs: Inputs, notes: list[str]) -> _Endpoint:
             from urllib.parse import urlsplit
 
             parts = urlsplit(target)
-            return _Endpoint(url, server_name, (parts.hostname or "", parts.port or 443))
-    notes.append(f"{hook.source}: webhook {go_quote(hook.name)} calls service {namespace}/{name}:{port}, which no "
-                 f"--webhook-service maps to a local address: crdtool called {server_name}:{port} itself")
-    return _Endpoint(url, server_name)
+            return Endpoint(url, server_name, (parts.hostname or "", parts.port or 443))
+    return Endpoint(url, server_name, mapped=False)
+
+
+def _endpoint(hook: Webhook, inputs: Inputs, notes: list[str]) -> Endpoint:
+    """Where the webhook is called: its url, or its service reference (mapped by --webhook-service)."""
+    config = hook.spec.get("clientConfig") or {}
+    service = config.get("service") if isinstance(config, dict) else None
+    if not isinstance(service, dict):
+        url = config.get("url") if isinstance(config, dict) else None
+        if not isinstance(url, str) or not url:
+            raise _CallingError("could not get REST client: webhook configuration must have either service or URL")
+        return Endpoint(url)
+    endpoint = service_endpoint(service, inputs)
+    if not endpoint.mapped:
+        where = endpoint.url.removeprefix("https://").split("/")[0]
+        namespace, name = str(service.get("namespace") or ""), str(service.get("name") or "")
+        notes.append(f"{hook.source}: webhook {go_quote(hook.name)} calls service {namespace}/{name}:"
+                     f"{where.rpartition(':')[2]}, which no --webhook-service maps to a local address: crdtool "
+                     f"called {where} itself")
+    return endpoint
 
 
 def _ca_bundle(hook: Webhook, inputs: Inputs) -> bytes | None:
@@ -239,7 +348,8 @@ def _ca_bundle(hook: Webhook, inputs: Inputs) -> bytes | None:
         raise _CallingError("could not get REST client: the caBundle is not base64") from None
 
 
-def _call(hook: Webhook, inputs: Inputs, attributes: Attributes, invoked: Resource, mutating: bool,
+def _call(hook: Webhook, inputs: Inputs, attributes: Attributes, invoked: Resource,
+          versioned: tuple[JSONObject | None, JSONObject | None], mutating: bool,
           notes: list[str]) -> admission_review.Response:
     """One call: the verified response, or _CallingError / _Refusal as the apiserver fails it."""
     from crdtool.convert.webhook import WebhookClient, into_review
@@ -254,9 +364,7 @@ def _call(hook: Webhook, inputs: Inputs, attributes: Attributes, invoked: Resour
     except admission_review.CallError as err:
         raise _CallingError(str(err)) from None
     uid = admission_review.new_uid()
-    body = admission_review.request_body(version, uid, attributes, invoked,
-                                         _in_version(attributes.object, invoked, attributes) or {},
-                                         _in_version(attributes.old_object, invoked, attributes))
+    body = admission_review.request_body(version, uid, attributes, invoked, versioned[0] or {}, versioned[1])
     endpoint = _endpoint(hook, inputs, notes)
     try:
         client = WebhookClient(endpoint.url, ca_pem=_ca_bundle(hook, inputs), server_name=endpoint.server_name,
@@ -307,30 +415,38 @@ def _calling_status(hook: Webhook, error: _CallingError) -> Status:
     return internal_error(f"failed calling webhook {go_quote(hook.name)}: {error}")
 
 
-def _should_call(hook: Webhook, attributes: Attributes, verdict: Verdict) -> Resource | None:
-    """ShouldCallHook: the invocation, or None; a _Refusal when matching itself fails."""
+def _exempt(attributes: Attributes) -> bool:
+    """Webhook.Dispatch: no webhook configured through the API sees an admission configuration."""
+    return is_exempt_admission_configuration(attributes.resource.group, attributes.resource.kind)
+
+
+def _cannot_convert(hook: Webhook, attributes: Attributes, target: str) -> str:
+    return (f"{hook.source}: webhook {go_quote(hook.name)} matches {attributes.resource.resource} only in "
+            f"{target} (matchPolicy Equivalent): crdtool cannot convert the object to that version, so it did not "
+            "call the webhook")
+
+
+def _should_call(hook: Webhook, attributes: Attributes, verdict: Verdict, versions: _Versions) -> Resource | None:
+    """ShouldCallHook: the invocation, or None; a _Refusal when matching itself fails (the selectors see
+    the versioned object once there is one, the matchConditions the object in the matched version)."""
     try:
-        if not _selected(hook, attributes, verdict.notes):
+        if not _selected(hook, attributes, versions.current(), verdict.notes):
             return None
     except selectors.SelectorError as err:
         raise _Refusal(internal_error(str(err))) from None
     invoked = _invocation(hook, attributes)
     if invoked is None:
         return None
-    other = invoked.version != attributes.resource.version
-    if other and attributes.convert(attributes.object, invoked.version) is None:
-        verdict.notes.append(
-            f"{hook.source}: webhook {go_quote(hook.name)} matches {attributes.resource.resource} only in "
-            f"{invoked.group}/{invoked.version} (matchPolicy Equivalent): crdtool cannot convert the object to that "
-            "version, so it did not call the webhook")
-        return None
     conditions = hook.spec.get("matchConditions")
     if conditions:
         from crdtool.admission.conditions import evaluate
 
-        problem, matched = evaluate(conditions, attributes, invoked,
-                                    _in_version(attributes.object, invoked, attributes),
-                                    _in_version(attributes.old_object, invoked, attributes), hook.failure_policy)
+        try:
+            obj, old = versions.get(invoked.version)
+        except _CannotConvert as err:
+            verdict.notes.append(_cannot_convert(hook, attributes, str(err)))
+            return None
+        problem, matched = evaluate(conditions, attributes, invoked, obj, old, hook.failure_policy)
         if problem is not None:
             group = attributes.resource.group
             qualified = attributes.resource.resource + (f".{group}" if group else "")
@@ -363,6 +479,8 @@ class MutatingWebhooks:
         self.hooks, self.inputs = hooks, inputs
 
     def admit(self, attributes: Attributes) -> Verdict:
+        if _exempt(attributes):
+            return Verdict()
         state = attributes.reinvocation.values.setdefault(MUTATING_PLUGIN, _Reinvocation())
         assert isinstance(state, _Reinvocation)
         reinvoke = attributes.reinvocation.is_reinvoke
@@ -378,13 +496,19 @@ class MutatingWebhooks:
 
     def _dispatch(self, attributes: Attributes, state: _Reinvocation, verdict: Verdict) -> None:
         round_ = 1 if attributes.reinvocation.is_reinvoke else 0
+        versions = _Versions(attributes, mutating=True)
         for i, hook in enumerate(self.hooks):
-            invoked = _should_call(hook, attributes, verdict)
+            invoked = _should_call(hook, attributes, verdict, versions)
             if invoked is None or (round_ and hook.uid not in state.reinvoke):
+                continue
+            try:
+                versioned = versions.get(invoked.version)
+            except _CannotConvert as err:
+                verdict.notes.append(_cannot_convert(hook, attributes, str(err)))
                 continue
             changed, error = False, None
             try:
-                changed = self._call(hook, attributes, invoked, verdict)
+                changed = self._call(hook, attributes, invoked, versioned, versions, verdict)
             except _CallingError as err:
                 error = err
             if changed:
@@ -400,10 +524,15 @@ class MutatingWebhooks:
                              f"failed-open.mutation.webhook.admission.k8s.io/round_{round_}_index_{i}")
                 continue
             raise _Refusal(_calling_status(hook, error))
+        try:
+            versions.finish()
+        except _CannotConvert as err:
+            raise _Refusal(internal_error(f"crdtool cannot convert the patched object back to {err}")) from None
 
-    def _call(self, hook: Webhook, attributes: Attributes, invoked: Resource, verdict: Verdict) -> bool:
-        """callAttrMutatingHook: whether the webhook's patch changed the object."""
-        response = _call(hook, self.inputs, attributes, invoked, True, verdict.notes)
+    def _call(self, hook: Webhook, attributes: Attributes, invoked: Resource,
+              versioned: tuple[JSONObject | None, JSONObject | None], versions: _Versions, verdict: Verdict) -> bool:
+        """callAttrMutatingHook: whether the webhook's patch changed the (versioned) object."""
+        response = _call(hook, self.inputs, attributes, invoked, versioned, True, verdict.notes)
         _called(hook, response, verdict)
         if not response.allowed:
             raise _Refusal(denial(hook.name, response.result))
@@ -417,56 +546,92 @@ class MutatingWebhooks:
             return False
         if response.patch_type != "JSONPatch":
             raise _CallingError(f'unsupported patch type "{response.patch_type}"')
-        current = _in_version(attributes.object, invoked, attributes)
+        current = versioned[0]
         try:
             patched = jsonpatch.apply(operations, current)
         except jsonpatch.PatchError as err:
             raise _Refusal(internal_error(str(err))) from None
-        if not isinstance(patched, dict) or not isinstance(patched.get("kind"), str) or not patched["kind"]:
-            raise _Refusal(internal_error(f"Object 'Kind' is missing in '{go_json(patched)}'"))
-        if invoked.version != attributes.resource.version:
-            back = attributes.convert(patched, attributes.resource.version)
-            if back is None:
-                raise _Refusal(internal_error("crdtool cannot convert the patched object back to "
-                                              f"{attributes.resource.group}/{attributes.resource.version}"))
-            patched = back
-        changed = not deep_equal(attributes.object, patched)
-        attributes.object = patched
-        attributes.default(attributes.object)
+        try:
+            decoded = attributes.decode(patched)
+        except DecodeError as err:
+            raise _Refusal(internal_error(str(err))) from None
+        changed = not deep_equal(current, decoded)
+        versions.patched(decoded)
+        attributes.default(decoded)
         return changed
 
 
+@dataclass
+class _Called:
+    """One validating webhook's call, made apart from the others: its findings, and its refusal or call failure."""
+
+    verdict: Verdict = field(default_factory=Verdict)
+    error: _CallingError | None = None
+
+
 class ValidatingWebhooks:
-    """ValidatingAdmissionWebhook over the inputs' ValidatingWebhookConfigurations."""
+    """ValidatingAdmissionWebhook over the inputs' ValidatingWebhookConfigurations.
+
+    The apiserver calls the matching webhooks in parallel, waits for all of them, and answers the
+    first refusal to arrive (validating/dispatcher.go: the errors in the order they reach its
+    channel): which of several refusals that is depends on timing. crdtool calls them in parallel
+    too, waits for all, and answers the first refusal in the configurations' order, one of the
+    answers the apiserver can give, and always the same one; every webhook's warnings and audit
+    annotations are kept in that order."""
 
     def __init__(self, hooks: list[Webhook], inputs: Inputs) -> None:
         self.hooks, self.inputs = hooks, inputs
 
     def validate(self, attributes: Attributes) -> Verdict:
         verdict = Verdict()
+        if _exempt(attributes):
+            return verdict
+        versions = _Versions(attributes, mutating=False)
+        invocations = []
         try:
-            invocations = [(i, hook, invoked) for i, hook in enumerate(self.hooks)
-                           if (invoked := _should_call(hook, attributes, verdict)) is not None]
-            for i, hook, invoked in invocations:
-                self._call(i, hook, attributes, invoked, verdict)
-                if verdict.status is not None:
-                    break
+            for i, hook in enumerate(self.hooks):
+                invoked = _should_call(hook, attributes, verdict, versions)
+                if invoked is None:
+                    continue
+                try:
+                    invocations.append((i, hook, invoked, versions.get(invoked.version)))
+                except _CannotConvert as err:
+                    verdict.notes.append(_cannot_convert(hook, attributes, str(err)))
         except _Refusal as refusal:
             verdict.status = refusal.status
+            return verdict
+        if len(invocations) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=len(invocations)) as pool:
+                called = list(pool.map(lambda c: self._call(c[1], c[2], c[3], attributes), invocations))
+        else:
+            called = [self._call(hook, invoked, versioned, attributes) for _, hook, invoked, versioned in invocations]
+        for (i, hook, _, _), call in zip(invocations, called, strict=True):
+            if call.error is not None:
+                if hook.failure_policy == "Ignore":
+                    _failed_open(hook, call.error, call.verdict,
+                                 f"failed-open.validating.webhook.admission.k8s.io/round_0_index_{i}")
+                else:
+                    call.verdict.status = _calling_status(hook, call.error)
+            verdict.add(call.verdict)
         return verdict
 
-    def _call(self, i: int, hook: Webhook, attributes: Attributes, invoked: Resource, verdict: Verdict) -> None:
+    def _call(self, hook: Webhook, invoked: Resource, versioned: tuple[JSONObject | None, JSONObject | None],
+              attributes: Attributes) -> _Called:
+        call = _Called()
         try:
-            response = _call(hook, self.inputs, attributes, invoked, False, verdict.notes)
+            response = _call(hook, self.inputs, attributes, invoked, versioned, False, call.verdict.notes)
         except _CallingError as err:
-            if hook.failure_policy == "Ignore":
-                _failed_open(hook, err, verdict, f"failed-open.validating.webhook.admission.k8s.io/round_0_index_{i}")
-            else:
-                verdict.status = _calling_status(hook, err)
-            return
-        _called(hook, response, verdict)
+            call.error = err
+            return call
+        except _Refusal as refusal:
+            call.verdict.status = refusal.status
+            return call
+        _called(hook, response, call.verdict)
         if not response.allowed:
-            verdict.status = denial(hook.name, response.result)
+            call.verdict.status = denial(hook.name, response.result)
+        return call
 
 
 def _build(inputs: Inputs, kind: str, stage: Callable[[list[Webhook], Inputs], Any]) -> list[Any]:

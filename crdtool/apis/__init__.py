@@ -17,11 +17,12 @@ if TYPE_CHECKING:
     from crdtool.model.discovery import BuiltinKind
 
 
-def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None, op: str = "validate") -> Result:
+def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None, op: str = "validate",
+          admission=None) -> Result:
     """The apiserver's answer for one object of a served built-in kind (see apis.handler)."""
     from crdtool.apis.handler import check as run
 
-    return run(doc, kind, request, old, op)
+    return run(doc, kind, request, old, op, admission)
 
 
 def set_defaults(obj: dict, kind: BuiltinKind) -> list[str]:

@@ -3,6 +3,10 @@ reproduces it: decoding (apis.decode), defaulting (apis.defaults), the strategy'
 preparation, ObjectMeta validation with the kind's name rule (apis.names; ValidateObjectMetaUpdate
 against the live object with `--old`), then the kind's own validation where it is reproduced
 (apis.validation's registry). `Result.checks` says which level an object got.
+
+With an admission chain (`admission`, engine.admit.BuiltinAdmission) the mutating plugins run after
+defaulting and the request's namespace check, and the validating plugins after the strategy's
+validation, on the object it prepared (store.go: BeforeCreate, then createValidation).
 """
 
 from __future__ import annotations
@@ -25,9 +29,11 @@ CHECKS = "decoding,defaulting,metadata"
 FULL_CHECKS = "validation"
 
 
-def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None, op: str = "validate") -> Result:
+def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None, op: str = "validate",
+          admission: Any = None) -> Result:
     """The apiserver's answer for a served built-in kind's object. `request` is the engine's Request
-    (namespace, fieldValidation); `op` is "validate", or the single step "prune" or "default"."""
+    (namespace, fieldValidation); `op` is "validate", or the single step "prune" or "default";
+    `admission` the admission around it (engine.admit.BuiltinAdmission), if any."""
     from crdtool.apis.validation import validation_for
     from crdtool.model.errors import aggregate_message
     from crdtool.schema.customresource.strategy import namespace_mismatch
@@ -66,19 +72,29 @@ def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None
     if validation is not None:
         result.checks = FULL_CHECKS
     live = _decoded_old(old, definition, kind, request) if old is not None else None
-    errors = _validate(_in_namespace(obj, kind, request), live, kind, validation)
+    if admission is not None and result.strict_status is None:  # a strict decoding error is answered first
+        sent = _in_namespace(obj, kind, request)
+        mutated = admission.mutate(sent, live, result.namespace, result)
+        if mutated is None:
+            return result
+        if mutated is not sent:
+            obj = result.object = mutated
+            meta = obj.get("metadata") or {}
+    errors, prepared = _validate(_in_namespace(obj, kind, request), live, kind, validation)
     if errors:
         result.errors = errors
         qualified = kind.kind if not kind.group else f"{kind.kind}.{kind.group}"
         result.status = aggregate_message(qualified, meta.get("name") or "", errors)
         result.reason = "Invalid"
+    elif admission is not None and result.strict_status is None:
+        admission.validate(prepared, result)
     return result
 
 
-def _validate(obj: dict, live: dict | None, kind: BuiltinKind, validation: Any) -> list[FieldError]:
+def _validate(obj: dict, live: dict | None, kind: BuiltinKind, validation: Any) -> tuple[list[FieldError], dict]:
     """The create (or, with the `live` object, update) strategy's metadata preparation and checks:
     ValidateObjectMeta (or ValidateObjectMetaUpdate), core's finalizer names, then the kind's own
-    validation when crdtool reproduces it."""
+    validation when crdtool reproduces it; and the object as prepared."""
     from crdtool.apis.names import name_rule
     from crdtool.schema.apimachinery.objectmeta import validate_object_meta, validate_object_meta_update
     from crdtool.schema.customresource.strategy import prepare_for_create, prepare_for_update
@@ -91,13 +107,13 @@ def _validate(obj: dict, live: dict | None, kind: BuiltinKind, validation: Any) 
         errors += _kube_finalizer_names(prepared["metadata"])
         if validation is not None:
             errors += validation.create(prepared)
-        return errors
+        return errors, prepared
     prepared, stored = prepare_for_update(obj, live, ctx)
     errors = validate_object_meta_update(prepared["metadata"], stored["metadata"], Path.root("metadata"))
     errors += _kube_finalizer_names(prepared["metadata"])
     if validation is not None:
         errors += validation.update(prepared, stored) if validation.update is not None else validation.create(prepared)
-    return errors
+    return errors, prepared
 
 
 def _in_namespace(obj: dict, kind: BuiltinKind, request) -> dict:

@@ -239,7 +239,14 @@ def _compile_message_expression(source: str, types: SchemaTypes, decl_type: Decl
 
 
 class TooDeepError(Exception):
-    """The expression nests deeper than cel-expr-python's parser allows (32; cel-go's limits are in depth)."""
+    """The expression nests deeper than cel-expr-python's parser allows (cel-go's limits are in depth).
+
+    Its parser (CEL C++'s) stops at 32 levels, counted both by its grammar-rule listener (`Expression
+    recursion limit exceeded. limit: 32`) and by its tree builder (`Exceeded max recursion depth of 32
+    when parsing.`): a build-time default that neither `NewEnv` nor its YAML configuration sets. Only
+    `Env.compile` type-checks, and it parses from text; a tree built elsewhere can only be handed over
+    through `Env.deserialize`, which does not type-check and whose protobuf reader stops at 100 nested
+    messages (49 levels of calls). So such a rule can be neither type-checked nor evaluated here."""
 
 
 _RECURSION_LIMIT = re.compile(r"recursion limit exceeded|Exceeded max recursion depth")

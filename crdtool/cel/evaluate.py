@@ -219,9 +219,18 @@ class _Walker:
 
     @staticmethod
     def message_expression(compiled: CompiledRule, activation: dict) -> str | None:
-        """The messageExpression's message, or None when it fails (the rule's message is used then)."""
+        """The messageExpression's message, or None when it fails (the rule's message is used then).
+        Past the engine's cap of 10,000 iterations it runs again loop by loop, as rules do (the apiserver
+        has no such cap)."""
+        program = compiled.message_program
+        assert program is not None, "called for rules with a messageExpression"
         try:
-            outcome = compiled.message_program.eval(data=activation)
+            try:
+                outcome = program.eval(data=activation)
+            except RuntimeError as err:
+                if "budget" not in str(err):
+                    raise
+                outcome = compiled.unbounded(program).eval(data=activation)
         except RuntimeError:
             return None
         if outcome.type().name() != "STRING":

@@ -3,7 +3,7 @@
 CEL C++ stops an evaluation after 10,000 comprehension iterations in all (`Iteration budget
 exceeded`); the apiserver has no such cap, only its cost limits (which the caller checks). Such a
 rule is evaluated again from a rewritten tree in which every comprehension over a computed range is
-a call, `@k8s.loop(<n>, range, [free variables])`, that runs the loop here in chunks of
+a call, `@k8s.loop(<n>, [free variables])`, that runs the loop here in chunks of
 1,000 elements: each chunk is the comprehension itself over that slice of the range, starting from
 the accumulator the previous chunk left (nested comprehensions are calls too, so no evaluation comes
 near the cap). Between chunks the loop condition is asked whether to go on; the result expression
@@ -13,6 +13,13 @@ one element at a time.
 A chunk that yields an error does not end the loop, as in CEL: `all` and `exists` absorb it when a
 later element decides. The error is carried as the accumulator by starting the next chunk from
 `@k8s.fail(<message>)`, which yields that error again.
+
+Values pass between the chunks as the engine's values, not as plain Python ones: a uint stays a uint
+(as a `google.protobuf.UInt64Value`, which CEL reads as one), so that `type(x) == uint` or `x + 1u`
+mean the same as in one evaluation. For that the range is evaluated here, from the comprehension's own
+range expression, rather than handed over as the call's argument (the engine gives a function's
+arguments as plain values). The free variables still arrive as the call's arguments, so a uint bound by
+an enclosing comprehension and read inside a loop run here is an int there.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cel_expr_python import cel
+from google.protobuf import wrappers_pb2
 
 from crdtool.cel.ast_proto import checked_expr_classes
 
@@ -30,7 +38,6 @@ __all__ = ["declarations", "rewrite"]
 _LOOP, _FAIL = "@k8s.loop", "@k8s.fail"
 _RANGE, _ACCU = "@k8s.range", "@k8s.accu"
 _CHUNK = 1000
-_RANGE_KINDS = {"k8s_loop_list": cel.Type.List(cel.Type.DYN), "k8s_loop_map": cel.Type.Map(cel.Type.DYN, cel.Type.DYN)}
 _STATUS_PREFIX = re.compile(r"^[A-Z_]+: ")
 
 
@@ -49,6 +56,8 @@ class _Loop:
     #: from an empty list and the chunks' lists are joined here (the engine copies the list per append).
     appends: bool = False
     accu_init: Any = None
+    #: The range expression (its own loops rewritten too).
+    iter_range: Any = None
     #: The comprehension over `@range` from `@accu`, yielding its accumulator; and the loop condition and
     #: result over `accu`. The failing ones read the accumulator through `@k8s.fail`.
     chunk: Any = None
@@ -105,10 +114,11 @@ class _Splitter:
     def split(self, expr: Any, scope: frozenset[str]) -> None:
         c = expr.comprehension_expr
         bound = {c.iter_var, c.iter_var2, c.accu_var}
-        used = _idents(c.accu_init) | ((_idents(c.loop_condition) | _idents(c.loop_step)) - bound) \
-            | (_idents(c.result) - {c.accu_var})
+        used = _idents(c.iter_range) | _idents(c.accu_init) \
+            | ((_idents(c.loop_condition) | _idents(c.loop_step)) - bound) | (_idents(c.result) - {c.accu_var})
         loop = _Loop(c.accu_var, sorted(used & scope), bool(c.iter_var2), _appends(c))
         loop.accu_init = self.program(c.accu_init)
+        loop.iter_range = self.program(c.iter_range)
         chunk = self.classes["Expr"]()
         chunk.CopyFrom(expr)
         chunk.comprehension_expr.iter_range.Clear()
@@ -127,20 +137,17 @@ class _Splitter:
         loop.failing_condition = self.program(self.failing(c.loop_condition, c.accu_var))
         loop.failing_result = self.program(self.failing(c.result, c.accu_var))
         _loops.append(loop)
-        iter_range = self.classes["Expr"]()
-        iter_range.CopyFrom(c.iter_range)
         expr_id = expr.id
         expr.Clear()
         expr.id = expr_id
         expr.call_expr.function = _LOOP
         number = expr.call_expr.args.add(id=self.new_id())
         number.const_expr.int64_value = len(_loops) - 1
-        expr.call_expr.args.add().CopyFrom(iter_range)
         values = expr.call_expr.args.add(id=self.new_id())
         values.list_expr.SetInParent()
         for name in loop.free:
             values.list_expr.elements.add(id=self.new_id()).ident_expr.name = name
-        self.reference(expr_id, *_RANGE_KINDS)
+        self.reference(expr_id, "k8s_loop")
         self.changed = True
 
     def failing(self, part: Any, accu_var: str) -> Any:
@@ -235,10 +242,17 @@ def _max_id(expr: Any) -> int:
 # --- running a loop ------------------------------------------------------------------------------------
 
 
-def _run(number: int, iter_range: Any, values: list) -> Any:
+def _run(number: int, values: list) -> Any:
     loop = _loops[number]
     scope = dict(zip(loop.free, values, strict=True))
+    iter_range, failed = _value(loop.iter_range, scope)
+    if failed:
+        raise _Failure(iter_range)
     accu, failed = _value(loop.accu_init, scope)
+    if not failed and not isinstance(iter_range, (list, dict)):  # the engine's own error for such a range
+        outcome, failed = _value(loop.chunk, {**scope, _RANGE: iter_range, _ACCU: accu})
+        if failed:
+            raise _Failure(outcome)
     if loop.appends and not failed and isinstance(accu, list):
         return _run_appending(loop, scope, accu, iter_range)
     for chunk in _chunks(iter_range, loop.by_index):
@@ -302,7 +316,20 @@ def _value(program: cel.Expression, data: dict) -> tuple[Any, bool]:
     outcome = program.eval(data=data)
     if outcome.type().name() == "ERROR":
         return _STATUS_PREFIX.sub("", str(outcome.plain_value()), count=1), True
-    return outcome.plain_value(), False
+    return _data(outcome), False
+
+
+def _data(value: cel.Value) -> Any:
+    """`value` as data for another evaluation: plain, except that uints stay uints (plain values make
+    them ints). Only lists and maps are walked."""
+    kind = value.type().name()
+    if kind == "UINT":
+        return wrappers_pb2.UInt64Value(value=value.plain_value())
+    if kind.startswith("LIST"):
+        return [_data(item) for item in value.value()]
+    if kind.startswith("MAP"):
+        return {key: _data(item) for key, item in value.value().items()}
+    return value.plain_value()
 
 
 def _fail(message: Any) -> Any:
@@ -313,7 +340,6 @@ def declarations() -> list[cel.FunctionDecl]:
     """The run-time functions of rewritten trees."""
     return [
         cel.FunctionDecl(_LOOP, [
-            cel.Overload(overload_id, cel.Type.DYN, [cel.Type.INT, kind, cel.Type.List(cel.Type.DYN)], False, _run)
-            for overload_id, kind in _RANGE_KINDS.items()]),
+            cel.Overload("k8s_loop", cel.Type.DYN, [cel.Type.INT, cel.Type.List(cel.Type.DYN)], False, _run)]),
         cel.FunctionDecl(_FAIL, [cel.Overload("k8s_fail", cel.Type.DYN, [cel.Type.STRING], False, _fail)]),
     ]

@@ -47,7 +47,7 @@ from crdtool.schema.apimachinery.objectmeta import validate_annotations, validat
 __all__ = [
     "API_GROUP", "CONVERSION_REVIEW", "STATUS_TYPE", "CallError", "ConversionError", "Exchange", "Review",
     "ReviewConverter", "ReviewType", "check_converted", "converted_objects", "decode_review",
-    "failure_status_message", "gv_text", "gvk_text", "is_empty_object", "parse_group_version",
+    "failure_status_message", "gv_text", "gvk_text", "interpret", "is_empty_object", "parse_group_version",
     "request_body", "review_version",
 ]
 
@@ -163,7 +163,7 @@ def _type_error(value: Any, t: GoType) -> str | None:
     return None if error is None else str(error)
 
 
-def _interpret(value: Any) -> tuple[str, str]:
+def interpret(value: Any) -> tuple[str, str]:
     """The json serializer's SimpleMetaFactory.Interpret: (apiVersion, kind) read with encoding/json
     (keys matched in any case; the last one wins)."""
     prefix = "couldn't get version/kind; json parse error: "
@@ -302,7 +302,7 @@ def decode_review(body: bytes, version: str, review_type: ReviewType = CONVERSIO
     """Result.Into(&ConversionReview{}) (or the review type's) of a 2xx answer: the decoded review, or
     CallError with Go's text."""
     value = _load(body)
-    api_version, kind = _interpret(value)
+    api_version, kind = interpret(value)
     gv = parse_group_version(api_version)
     if gv is None:
         raise CallError(f"unexpected GroupVersion string: {api_version}")
@@ -333,7 +333,7 @@ def failure_status_message(body: bytes) -> str | None:
     the body holds (decoded as v1 when it names no version), or None when it holds none."""
     try:
         value = _load(body)
-        _, kind = _interpret(value)
+        _, kind = interpret(value)
     except CallError:
         return None
     if kind != "Status" or not isinstance(value, dict) or _type_error(value, _STATUS) is not None:

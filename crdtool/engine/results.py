@@ -54,7 +54,7 @@ class Result:
     source_path: Callable[[tuple], tuple] | None = None
     #: The kind as the apiserver's status details name it (`CustomResourceDefinition`, `CronTab`).
     status_kind: str | None = None
-    #: The CRD version the object was processed with (engine.registry.ServedVersion), if any.
+    #: The CRD version whose schema decoded the object (engine.registry.ServedVersion): its apiVersion's, if any.
     crd_version: Any = None
     #: An error kubectl itself raises before sending the object (metadata it cannot decode).
     client_error: str | None = None

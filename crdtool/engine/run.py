@@ -98,8 +98,8 @@ def run(request: RunRequest) -> RunOutcome:
 
     docs = list(request.documents)
     crds = unique_crds(list(request.crds), docs)
-    objects, skipped, builtins = _sort_documents(docs, request)
     chain = _admission_chain(docs, request)
+    objects, skipped, builtins = _sort_documents(docs, request, chain)
     if request.progress is not None:
         request.progress.start(len(objects))
     if request.registry is not None:
@@ -138,7 +138,8 @@ def _admission_chain(docs: list[Document], request: RunRequest) -> Chain | None:
     return chain if chain else None
 
 
-def _sort_documents(docs: list[Document], request: RunRequest) -> tuple[list[Document], list[Skipped], list]:
+def _sort_documents(docs: list[Document], request: RunRequest, chain: Chain | None = None
+                    ) -> tuple[list[Document], list[Skipped], list]:
     """The documents to check as custom resources, those passed over, and the results of built-in
     objects: their kinds' answers, or kubectl's no-matches answers for built-in groups' kinds 1.36
     does not serve (CRDs are neither: the registry's)."""
@@ -160,16 +161,22 @@ def _sort_documents(docs: list[Document], request: RunRequest) -> tuple[list[Doc
         elif builtin.no_match:
             builtins.append(no_kind_match(doc, builtin))
         else:
-            builtins.append(_check_builtin(doc, builtin, request))
+            builtins.append(_check_builtin(doc, builtin, request, chain))
     return objects, skipped, builtins
 
 
-def _check_builtin(doc: Document, found: KindLookup, request: RunRequest) -> Result:
-    """A served built-in kind's object through its handler (apis.check)."""
+def _check_builtin(doc: Document, found: KindLookup, request: RunRequest, chain: Chain | None = None) -> Result:
+    """A served built-in kind's object through its handler (apis.check), with admission around it when
+    the run has an admission chain."""
     from crdtool.apis import check
 
     assert found.builtin is not None, "served kinds carry their BuiltinKind"
-    return check(doc, found.builtin, _step(request), _matching_old(request.olds, doc), _op(request))
+    admission = None
+    if chain is not None:
+        from crdtool.engine.admit import BuiltinAdmission
+
+        admission = BuiltinAdmission(chain, found.builtin)
+    return check(doc, found.builtin, _step(request), _matching_old(request.olds, doc), _op(request), admission)
 
 
 def _step(request: RunRequest) -> Request:

@@ -3,9 +3,14 @@ create (or an update over a stored object), in its order:
 
 decode (duplicate fields are strict-decoding findings) -> prune unknown fields (reported
 as unknown-field warnings, refused under fieldValidation=Strict) -> decode the metadata
-(what cannot be decoded is a 400) -> apply defaults -> the namespace check -> the
-create/update strategy's validation (metadata, schema values, embedded resources, list
-types, then CEL rules).
+(what cannot be decoded is a 400) -> apply defaults -> the request's version check -> the
+namespace check -> the create/update strategy's validation (metadata, schema values, embedded
+resources, list types, then CEL rules).
+
+A request to one version (`--version`) of an object whose apiVersion names another is decoded
+as the apiserver's codec decodes a body: pruned, coerced and defaulted with the schema of the
+body's own version (none, if the CRD has no such version), then refused with a 400 by the
+create and update handlers, which accept only their endpoint's group and version.
 
 `prune` and `default` are single steps of it: the object pruned (nothing else), or the
 object defaulted as given (nothing pruned); both refuse, as the apiserver does, an object whose
@@ -15,7 +20,7 @@ metadata does not decode.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from crdtool.engine.registry import Registry, ServedVersion
@@ -56,8 +61,31 @@ def find_version(registry: Registry, doc: Document, request: Request) -> ServedV
     return registry.lookup(api_version, kind)
 
 
+def decoding_version(doc: Document, served: ServedVersion, registry: Registry | None) -> ServedVersion:
+    """The version whose schema the body is decoded with: the one its apiVersion names (served or
+    not; without a schema if the CRD has no such version), else the requested one."""
+    api_version = doc.api_version if isinstance(doc.api_version, str) else ""
+    group, version = from_api_version_and_kind(api_version, "").group_version
+    if (group, version) == (served.group, served.version):
+        return served
+    own = registry.versions.get((group, version, served.kind)) if registry is not None else None
+    return own if own is not None else replace(served, version=version, raw_schema=None)
+
+
+def api_version_mismatch(doc: Document, served: ServedVersion) -> str | None:
+    """The create and update handlers' 400 for a body of another group or version than the endpoint's."""
+    api_version = doc.api_version if isinstance(doc.api_version, str) else ""
+    body = from_api_version_and_kind(api_version, "").group_version
+    if body == (served.group, served.version):
+        return None
+    endpoint = f"{served.group}/{served.version}" if served.group else served.version
+    data = f"{body[0]}/{body[1]}" if body[0] else body[1]
+    return f"the API version in the data ({data}) does not match the expected API version ({endpoint})"
+
+
 def _decode(doc: Document, served: ServedVersion, request: Request, result: Result, op: Operation) -> dict | None:
-    """The object after the steps of `op`; None when the apiserver refuses it with a 400."""
+    """The object after the steps of `op` (with the schema of `served`, the body's version); None when
+    the apiserver refuses it with a 400."""
     from crdtool.schema.defaulting import algorithm as defaulting
     from crdtool.schema.pruning import algorithm as pruning
 
@@ -124,13 +152,19 @@ def process(doc: Document, served: ServedVersion, request: Request, old: Documen
     (engine.admit); `registry` gives the resource's other served versions."""
     from crdtool.schema.customresource import strategy as resource_validation
 
+    decoder = decoding_version(doc, served, registry)
     result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version,
                     version=served.version, status_kind=served.kind, field_validation=request.field_validation,
-                    crd_version=served)
-    obj = _decode(doc, served, request, result, op)
+                    crd_version=decoder)
+    obj = _decode(doc, decoder, request, result, op)
     if obj is None:
         return result
     result.object = obj
+    mismatch = api_version_mismatch(doc, served)
+    if mismatch is not None and op == "validate":
+        if result.strict_status is None:  # under Strict, the decoder's strict error is the answer
+            result.status, result.reason = mismatch, "BadRequest"
+        return result
     meta = meta if isinstance(meta := obj.get("metadata"), dict) else {}
     result.namespace = meta.get("namespace") or (request.namespace or "default" if served.namespaced else None)
     result.sent_status = sent_status(served, result.namespace)

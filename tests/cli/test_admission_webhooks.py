@@ -377,15 +377,22 @@ def test_rules(tmp_path, ca, fresh, rules, called) -> None:
     assert bool(fresh.requests) is called
 
 
-def test_match_policy_equivalent_calls_with_another_served_version(tmp_path, ca, fresh) -> None:
+def test_match_policy_equivalent_without_a_reachable_conversion_webhook(tmp_path, ca, fresh) -> None:
+    """Exact: not called. Equivalent: the object must be converted to v1beta1 by the CRD's conversion
+    webhook, a service no --webhook-service maps here: crdtool cannot convert, does not call, says so
+    (tests/cli/test_admission_builtin.py calls it through a reachable converter)."""
     rule = {"apiGroups": [NAME], "apiVersions": ["v1beta1"], "operations": ["CREATE"], "resources": ["pizzas"]}
     exact = _configs(tmp_path, _hook("ValidatingWebhookConfiguration", "/x/warn", port=fresh.port, ca=ca,
                                      rules=[rule], matchPolicy="Exact"))
     assert validate("--admission", exact, str(PLAIN)).exit_code == 0
     assert fresh.requests == []
+    crd = tmp_path / "crd.yaml"
+    crd.write_text(CRD.read_text(encoding="utf-8").replace(
+        "url: https://127.0.0.1:8443/convert", "service: {namespace: pizza-crd, name: converter}"), encoding="utf-8")
     equivalent = _configs(tmp_path, _hook("ValidatingWebhookConfiguration", "/x/warn", port=fresh.port, ca=ca,
                                           rules=[rule]))
-    result = validate("--admission", equivalent, str(PLAIN))
+    result = CliRunner().invoke(cli, ["validate", "-c", str(crd), "--admission", equivalent, str(PLAIN)])
+    assert result.exit_code == 0, result.output
     assert "crdtool cannot convert the object to that version" in result.stdout
     assert fresh.requests == []
 

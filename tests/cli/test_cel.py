@@ -207,6 +207,36 @@ def test_loops_past_the_cap_keep_cels_error_semantics(tmp_path: Path) -> None:
     assert verdict(filtered, list(range(2, 10_502))) == f"spec: Invalid value: failed rule: {filtered}"
 
 
+def test_a_message_expression_past_the_cap_gives_its_message(tmp_path: Path) -> None:
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
+    doc = json.loads(_crd("self.l.all(x, x != 7)", {"l": {"type": "array", "maxItems": 30_000,
+                                                          "items": {"type": "integer"}}}))
+    rules = doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["x-kubernetes-validations"]
+    rules[0].update(message="has a seven",
+                    messageExpression="string(self.l.filter(x, x == 7).size()) + ' sevens'")
+    crd.write_text(json.dumps(doc))
+    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                              "spec": {"l": [1] * 20_000 + [7, 7]}}))
+    res = run("validate", "-c", str(crd), str(cr))
+    assert res.exit_code == 1
+    assert 'spec: Invalid value: 2 sevens' in res.output, res.output
+
+
+def test_uints_stay_uints_past_the_cap(tmp_path: Path) -> None:
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
+    schema = {"l": {"type": "array", "maxItems": 30_000, "items": {"type": "integer"}}}
+    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                              "spec": {"l": list(range(12_000))}}))
+    for rule, verdict in (("type(self.l.map(x, uint(x))[0]) == uint", 0),
+                          ("self.l.map(x, uint(x)).all(y, type(y) == uint)", 0),
+                          ("self.l.map(x, uint(x)).all(y, type(y) == int)", 1),
+                          ("self.l.map(x, uint(x)).filter(y, y >= 11990u).map(y, y + 1u)[9] == 12000u", 0)):
+        crd.write_text(_crd(rule, schema))
+        res = run("validate", "-c", str(crd), str(cr))
+        assert res.exit_code == verdict, (rule, res.output)
+        assert "note:" not in res.output
+
+
 def test_cel_gos_limits_decide_deep_rules(tmp_path: Path) -> None:
     """A chain of 251 selections is deeper than cel-go's tree builder goes; 125 levels of `1 + (...)`
     are deeper than its parser goes (two calc levels each); both refuse the CRD and every object."""

@@ -118,14 +118,62 @@ metadata:
         '"FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"']
 
 
-def test_a_request_to_another_version_is_refused_by_its_type_meta(tmp_path: Path) -> None:
-    obj = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 9}\n"
-    code, messages = _validate(tmp_path, obj, "--version", "v2")
+def _run(tmp_path: Path, command: str, obj: str, *flags: str) -> tuple[int, dict]:
+    crd, cr = tmp_path / "crd.yaml", tmp_path / "cr.yaml"
+    crd.write_text(CRD.replace("size: {type: string}", "size: {type: string}\n              color: {type: string, "
+                               "default: blue}"))
+    cr.write_text(obj)
+    res = CliRunner().invoke(cli, [command, "--format", "json", *flags, "-c", str(crd), str(cr)])
+    return res.exit_code, json.loads(res.stdout)["results"][0]
+
+
+_OTHER = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 9, color: red, extra: 1}\n"
+_MISMATCH = "the API version in the data (example.com/v1) does not match the expected API version (example.com/v2)"
+
+
+def test_a_request_to_another_version_is_refused_after_decoding_with_the_bodys_schema(tmp_path: Path) -> None:
+    # The create handler accepts only its endpoint's group/version: a 400, no validation (spec.size 9 is
+    # not checked against v1's maximum, nor its type against v2's schema).
+    code, result = _run(tmp_path, "validate", _OTHER, "--version", "v2", "--field-validation", "Warn")
     assert code == 1
-    assert messages == ['apiVersion: Invalid value: "example.com/v1": must be example.com/v2']
+    assert result["status"] == _MISMATCH and result["errors"] == []
+    # decoded with v1's schema: v1 knows spec.size only
+    assert result["fieldValidationWarnings"] == ['unknown field "spec.color"', 'unknown field "spec.extra"']
+    assert result["object"]["spec"] == {"size": 9}
     # to its own version it is checked against that version's schema
-    _, own = _validate(tmp_path, obj, "--version", "v1")
-    assert own == ["spec.size: Invalid value: 9: spec.size in body should be less than or equal to 5"]
+    code, own = _run(tmp_path, "validate", _OTHER, "--version", "v1", "--field-validation", "Warn")
+    assert code == 1 and [e["error"] for e in own["errors"]] == [
+        "spec.size: Invalid value: 9: spec.size in body should be less than or equal to 5"]
+
+
+def test_under_strict_field_validation_the_decoders_error_comes_first(tmp_path: Path) -> None:
+    code, result = _run(tmp_path, "validate", _OTHER, "--version", "v2")
+    assert code == 1
+    # refused for the unknown fields (kubectl's strict decoding error), which v1's schema decides
+    assert not result["valid"] and result["status"] is None and result["errors"] == []
+    assert result["fieldValidationWarnings"] == ['unknown field "spec.color"', 'unknown field "spec.extra"']
+    code, clean = _run(tmp_path, "validate", _OTHER.replace(", color: red, extra: 1", ""), "--version", "v2")
+    assert code == 1 and clean["status"] == _MISMATCH
+
+
+def test_a_version_the_crd_does_not_have_decodes_without_a_schema(tmp_path: Path) -> None:
+    obj = _OTHER.replace("example.com/v1", "example.com/v9")
+    code, result = _run(tmp_path, "validate", obj, "--version", "v2", "--field-validation", "Ignore")
+    assert code == 1
+    assert result["status"] == _MISMATCH.replace("example.com/v1", "example.com/v9")
+    assert result["pruned"] == ["spec"]
+
+
+def test_prune_and_default_to_another_version_use_the_bodys_schema(tmp_path: Path) -> None:
+    code, pruned = _run(tmp_path, "prune", _OTHER, "--version", "v2")
+    assert code == 0 and pruned["object"]["spec"] == {"size": 9} and pruned["pruned"] == ["spec.color", "spec.extra"]
+    code, defaulted = _run(tmp_path, "default", _OTHER.replace(", color: red", ""), "--version", "v2")
+    assert code == 0 and defaulted["defaulted"] == []  # v1 has no default for spec.color; v2 would set blue
+    code, own = _run(tmp_path, "default", _OTHER.replace(", color: red", ""), "--version", "v1")
+    assert own["defaulted"] == []
+    v2 = _OTHER.replace("example.com/v1", "example.com/v2").replace(", color: red", "")
+    code, defaulted = _run(tmp_path, "default", v2, "--version", "v1")
+    assert defaulted["defaulted"] == ["spec.color"] and defaulted["object"]["spec"]["color"] == "blue"
 
 
 def test_an_embedded_resource_default_gets_the_same_checks_as_an_object(tmp_path: Path) -> None:

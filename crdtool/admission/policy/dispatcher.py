@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from crdtool.admission.chain import Resource
+from crdtool.admission.chain import ConversionError, Resource
 from crdtool.admission.policy.matching import Match, NamespaceUnknown, SelectorError, labels_match, match_resources
 from crdtool.admission.policy.model import Binding, Policy
 from crdtool.admission.policy.validator import CompiledPolicy, Decision, compile_policy
@@ -176,7 +176,11 @@ class PolicySet:
                 f"among the inputs match its paramRef (parameterNotFoundAction Allow: the apiserver evaluates "
                 f"nothing without params; give the params to check it)")
             return
-        converted = _versioned(request, match)
+        try:
+            converted = _versioned(request, match)
+        except ConversionError as err:  # NewVersionedAttributes failed
+            _config_error(denied, policy, binding, f"failed to convert object version: {err}")
+            return
         if converted is None:
             outcome.notes.append(
                 f"not checked: ValidatingAdmissionPolicy '{policy.name}': it matches the request as version "
@@ -262,10 +266,9 @@ def _namespace_of(obj: dict[str, Any]) -> str:
 
 def _exempt(request: Any) -> bool:
     """IsExemptAdmissionConfigurationResource: policies never apply to admission configurations."""
-    res = request.resource
-    return res.group == "admissionregistration.k8s.io" and res.kind in (
-        "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "ValidatingAdmissionPolicy",
-        "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding")
+    from crdtool.admission.rules import is_exempt_admission_configuration
+
+    return is_exempt_admission_configuration(request.resource.group, request.resource.kind)
 
 
 def _namespace_labels(request: Any) -> dict[str, Any] | None:

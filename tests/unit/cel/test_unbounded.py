@@ -67,3 +67,25 @@ def test_maps_iterate_their_keys() -> None:
 def test_a_rule_without_comprehensions_is_left_as_it_is() -> None:
     env = environment.eval_env()
     assert unbounded.rewrite(env.compile("self.size() > 2").serialize(), env) is None
+
+
+@pytest.mark.parametrize(("rule", "expected"), [
+    ("type(self.map(x, 1u)[0]) == uint", True),
+    ("self.map(x, uint(x)).all(y, type(y) == uint)", True),
+    ("self.map(x, {'k': uint(x)}).all(m, type(m.k) == uint)", True),
+    ("self.map(x, uint(x)).filter(y, y > 11990u).size() == 9", True),
+])
+def test_uints_cross_the_chunks_as_uints(rule: str, expected: bool) -> None:
+    env = environment.eval_env()
+    program = env.compile(rule)
+    split = unbounded.rewrite(program.serialize(), env)
+    assert split.eval(data={"self": list(range(12_000))}).plain_value() is expected
+    assert split.eval(data={"self": list(range(20))}).plain_value() == program.eval(
+        data={"self": list(range(20))}).plain_value()
+
+
+def test_a_range_that_is_no_list_gives_the_engines_error() -> None:
+    env = environment.eval_env()
+    program = env.compile("dyn(self[0]).all(x, true)")
+    split = unbounded.rewrite(program.serialize(), env)
+    assert str(split.eval(data={"self": [1]}).plain_value()) == str(program.eval(data={"self": [1]}).plain_value())

@@ -301,6 +301,8 @@ def _variable(variable: dict[str, Any], compiler: celadm.AdmissionCompiler, path
     expression = str(variable.get("expression") or "")
     if not go_trim_space(expression):
         errs.append(FieldError.required(path.child("expression"), "expression is not specified"))
+    elif errs:
+        pass  # a name that is no identifier cannot be declared here: the expression is not compiled
     else:
         errs += _cel_error(path.child("expression"), expression, compiler.compile_variable(name, expression))
     return errs

@@ -113,8 +113,7 @@ def validate_binding(obj: dict[str, Any]) -> list[FieldError]:
         errs += _param_ref(ref, path.child("paramRef"))
     match = spec.get("matchResources")
     if isinstance(match, dict):
-        # the apiserver's own spelling of the path
-        errs += _match_resources(match, path.child("matchResouces"))
+        errs += _match_resources(match, path.child("matchResources"))
     errs += _validation_actions(spec.get("validationActions"), path.child("validationActions"))
     return errs
 

@@ -135,8 +135,9 @@ def _hook(kind: str, path: str, *, port: int, ca: trustme.CA, service: bool = Fa
         spec["clientConfig"] = {"url": f"https://127.0.0.1:{port}{path}"}
     spec["clientConfig"]["caBundle"] = base64.b64encode(ca.cert_pem.bytes()).decode()
     spec.update(extra)
+    default_name = f"{kind.lower()}-{path.strip('/').replace('/', '-').replace(',', '-')}"
     return json.dumps({"apiVersion": "admissionregistration.k8s.io/v1", "kind": kind,
-                       "metadata": {"name": name or f"{kind.lower()}-{path.strip('/').replace('/', '-').replace(',', '-')}"},
+                       "metadata": {"name": name or default_name},
                        "webhooks": [spec]})
 
 

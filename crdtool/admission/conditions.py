@@ -11,8 +11,9 @@ the webhook matched and the request's own resource, as the matcher's VersionedAt
 The first condition that is false means no match; otherwise every error (a condition that did not
 compile is `compilation error: ...` there, evaluated as activation.go does) is the answer under
 failurePolicy Fail (`expression 'X' resulted in error: ...`, several as Go's aggregate `[a, b]`),
-and no match under Ignore. `authorizer` checks cannot be answered offline: such a condition is an
-error crdtool names.
+and no match under Ignore. `authorizer` checks cannot be answered offline: unless a condition is
+false, the webhook's match is then undecided, and it is not called (as a policy with such a
+condition is not checked), which the caller says.
 """
 
 from __future__ import annotations
@@ -44,34 +45,40 @@ def compile_condition(expression: str) -> Any:
     return _compiler().compile(expression, (celadm.BOOL,), authorizer=True)
 
 
-def _one(expression: str, activation: dict[str, Any]) -> tuple[bool, str | None]:
-    """(value is false, the error text or None) of one expression."""
+def _one(expression: str, activation: dict[str, Any]) -> tuple[bool, str | None, str | None]:
+    """(value is false, the error text or None, what crdtool cannot evaluate or None) of one expression."""
     from crdtool.cel import admission as celadm
 
     outcome = celadm.evaluate(compile_condition(expression), activation)
     if outcome.unsupported:
-        return False, f"expression '{expression}' resulted in error: crdtool cannot evaluate it: {outcome.unsupported}"
+        return False, None, outcome.unsupported
     if outcome.error is not None:
-        return False, outcome.error
-    return outcome.value is False, None
+        return False, outcome.error, None
+    return outcome.value is False, None, None
 
 
 def evaluate(conditions: Any, attributes: Attributes, invoked: Resource, obj: JSONObject | None,
-             old: JSONObject | None, failure_policy: str) -> tuple[str | None, bool]:
-    """(the error under failurePolicy Fail, or None; whether the conditions match) of a webhook that
-    matched the request as `invoked`, whose object and old object it gets as `obj` and `old`."""
+             old: JSONObject | None, failure_policy: str) -> tuple[str | None, bool, str]:
+    """(the error under failurePolicy Fail, or None; whether the conditions match; the first condition
+    crdtool cannot evaluate, as `matchCondition 'X' WHY`, "" when none: then there is no match) of a
+    webhook that matched the request as `invoked`, whose object and old object it gets as `obj` and `old`."""
     request = admission_request(attributes, invoked, attributes.resource)
     activation = {"object": obj, "oldObject": old, "request": request, "namespaceObject": None, "params": None}
     errors: list[str] = []
+    undecided = ""
     for condition in conditions if isinstance(conditions, list) else []:
-        expression = condition.get("expression") if isinstance(condition, dict) else None
-        is_false, error = _one(str(expression or ""), activation)
+        expression = str((condition.get("expression") if isinstance(condition, dict) else None) or "")
+        is_false, error, unsupported = _one(expression, activation)
         if is_false:
-            return None, False
+            return None, False, ""
         if error is not None:
             errors.append(error)
+        if unsupported is not None and not undecided:
+            undecided = f"matchCondition '{expression}' {unsupported}"
+    if undecided:
+        return None, False, undecided
     if not errors:
-        return None, True
+        return None, True, ""
     if failure_policy == "Ignore":
-        return None, False
-    return (errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"), False
+        return None, False, ""
+    return (errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"), False, ""

@@ -214,3 +214,13 @@ def test_a_stored_object_of_another_kind_is_not_the_one_an_update_replaces(tmp_p
     result = validate(tmp_path, "--old", old, config_map, write(tmp_path, "w.yaml", widget(2, True)),
                       "--format", "json")
     assert result.exit_code == 0, result.output
+
+
+def test_the_json_format_carries_the_runs_notes(tmp_path: Path) -> None:
+    """What crdtool could not do as the apiserver would is in every format, JSON included."""
+    configuration = write(tmp_path, "hooks.yaml", REFUSED_WEBHOOK)
+    result = validate(tmp_path, "--admission", configuration, write(tmp_path, "w.yaml", widget(2, True)),
+                      "--format", "json")
+    assert result.exit_code == 0, result.output
+    (note,) = json.loads(result.stdout)["notes"]
+    assert note.startswith(f'{configuration}: ValidatingWebhookConfiguration "zero" is not used: the apiserver ')

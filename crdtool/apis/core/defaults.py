@@ -5,8 +5,7 @@ Each function is registered for the Go type it takes (the OpenAPI name of k8s.io
 type) and called by the generated walk (apis.defaults). Not reproduced: SetDefaults_ResourceList's
 rounding of quantities up to milli precision (the stored spelling of a quantity), pod-level limits'
 defaults (defaultHugePagePodLimits, defaultPodLimits; the requests' are), an image volume's pull
-policy (feature ImageVolume), and the defaults of node, limit range and persistent volume objects'
-statuses.
+policy (feature ImageVolume), and the defaults of node statuses.
 """
 
 from __future__ import annotations
@@ -231,6 +230,25 @@ def namespace(obj: dict, d: Defaulted, at: str) -> None:
 def namespace_status(obj: dict, d: Defaulted, at: str) -> None:
     """SetDefaults_NamespaceStatus: phase Active."""
     d.empty(obj, "phase", "Active", at)
+
+
+@register(CORE + "LimitRangeItem")
+def limit_range_item(obj: dict, d: Defaulted, at: str) -> None:
+    """SetDefaults_LimitRangeItem, for a Container limit: a resource with a max and no default limit
+    gets the max as its default; a default limit without a default request gives that request; a min
+    without a default request gives it too. (Go makes both maps even when nothing goes in them: an
+    empty map is not written, so it is left out here.)"""
+    if obj.get("type") != "Container":
+        return
+    default = obj.get("default") or {}
+    request = obj.get("defaultRequest") or {}
+    for source, target, key in ((obj.get("max"), default, "default"), (default, request, "defaultRequest"),
+                                (obj.get("min"), request, "defaultRequest")):
+        for name, value in (source or {}).items():
+            if name not in target:
+                d.set(target, name, value, f"{at}.{key}" if at else key)
+        if target:
+            obj[key] = target
 
 
 @register(CORE + "Endpoints")

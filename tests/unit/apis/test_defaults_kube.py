@@ -24,6 +24,7 @@ import pytest
 from crdtool.apis import openapi
 from crdtool.apis.decode import decode
 from crdtool.apis.defaults import set_object_defaults
+from crdtool.apis.quantity import round_up_to_milli
 from crdtool.model.discovery import lookup_kind
 
 CORE = "core/v1 "
@@ -328,6 +329,11 @@ CORE_CASES: list[tuple[str, dict, dict[str, Any]]] = [
     (CORE + "TestSetDefaultObjectFieldSelectorAPIVersion",
      pod({"containers": [{"name": "c", "env": [{"name": "E", "valueFrom": {"fieldRef": {}}}]}]}),
      {"spec.containers[0].env[0].valueFrom.fieldRef.apiVersion": "v1"}),
+    (CORE + "TestSetMinimumScalePod",
+     pod({"containers": [{"name": "c", "resources": {"requests": {"memory": "1n"}, "limits": {"cpu": "2n"}}}],
+          "initContainers": [{"name": "i", "resources": {"requests": {"memory": "1n"}, "limits": {"cpu": "2n"}}}]}),
+     {"spec.containers[0].resources.requests.memory": "1m", "spec.initContainers[0].resources.requests.memory": "1m",
+      "spec.containers[0].resources.limits.cpu": "1m", "spec.containers[0].resources.requests.cpu": "1m"}),
     (CORE + "TestSetDefaultRequestsPod/requests from limits, request 0 kept",
      pod({"containers": [{"name": "c", "resources": {"requests": {"memory": "0"},
                                                      "limits": {"cpu": "100m", "memory": "1Gi"}}}],
@@ -672,3 +678,12 @@ def test_lookup_of_a_path() -> None:
     assert get(doc, "a[b.c][0].d") == 1
     assert get(doc, "a.x") is ABSENT
     assert get(doc, "a[b.c][3]") is ABSENT
+
+
+@pytest.mark.parametrize(("text", "rounded"), [
+    ("1n", "1m"), ("2500u", "3m"), ("-1n", "-1m"), ("1e-5", "1e-3"), ("0.0001", "1m"), ("0.9999999Ki", "1Ki"),
+    ("1.0000001Ki", "1024001m"), ("1000u", None), ("100m", None), ("0.5", None), ("1Ki", None), (1, None),
+])
+def test_round_up_to_milli_is_quantity_round_up(text, rounded) -> None:
+    """resource.Quantity RoundUp(-3) then String(): away from zero, in the quantity's format."""
+    assert round_up_to_milli(text) == rounded

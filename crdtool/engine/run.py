@@ -250,7 +250,8 @@ def _check_builtin(doc: Document, found: KindLookup, request: RunRequest, chain:
         from crdtool.engine.admit import BuiltinAdmission
 
         admission = BuiltinAdmission(chain, found.builtin)
-    return check(doc, found.builtin, _step(request), _matching_old(request.olds, doc), _op(request), admission)
+    old = _matching_old(request.olds, doc)
+    return _replacing(check(doc, found.builtin, _step(request), old, _op(request), admission), old)
 
 
 def _step(request: RunRequest) -> Request:
@@ -271,8 +272,9 @@ def _check_object(doc: Document, registry: Registry, request: RunRequest, chain:
     step = _step(request)
     served = find_version(registry, doc, step)
     if served is not None:
-        return process(doc, served, step, old=_matching_old(request.olds, doc), op=_op(request), chain=chain,
-                       registry=registry), None
+        old = _matching_old(request.olds, doc)
+        return _replacing(process(doc, served, step, old=old, op=_op(request), chain=chain, registry=registry),
+                          old), None
     if request.skip_unknown_kinds:
         if doc.kind:
             why = Skipped(doc.source, doc.index, doc.api_version, doc.kind, "unknown-kind",
@@ -367,6 +369,12 @@ def _note_text(result: Result, note: Any) -> str:
     position = result.position(note)
     where = f"{result.document.source}:{position[0]}:{position[1]}" if position else result.document.source
     return f"{where}: {note.path}: {note.message}"
+
+
+def _replacing(result: Result, old: Document | None) -> Result:
+    """The result of an update (`--old`): the request replaced a stored object."""
+    result.replaces = old is not None
+    return result
 
 
 def _matching_old(olds: Sequence[Document], doc: Document) -> Document | None:

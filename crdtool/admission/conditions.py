@@ -23,7 +23,7 @@ from typing import Any
 from crdtool.admission.chain import Attributes, JSONObject, Resource
 from crdtool.admission.request import admission_request
 
-__all__ = ["compile_condition", "evaluate"]
+__all__ = ["compile_condition", "cost_notes", "evaluate"]
 
 
 @cache
@@ -56,16 +56,31 @@ def _one(expression: str, activation: dict[str, Any]) -> tuple[bool, str | None]
     return outcome.value is False, None
 
 
+def cost_notes(expressions: list[str], activation: dict[str, Any]) -> list[str]:
+    """What crdtool cannot tell of the conditions' cost limits on this request: each call's, and the
+    budget of all of them (RuntimeCELCostBudgetMatchConditions)."""
+    from crdtool.cel import admission_cost
+
+    costs = admission_cost.CostCheck(admission_cost.ValueSizes(activation))
+    compiled = [("matchCondition", compile_condition(e)) for e in expressions]
+    return costs.evaluation("matchConditions", compiled, admission_cost.MATCH_CONDITIONS_BUDGET)[1]
+
+
 def evaluate(conditions: Any, attributes: Attributes, invoked: Resource, obj: JSONObject | None,
-             old: JSONObject | None, failure_policy: str) -> tuple[str | None, bool]:
+             old: JSONObject | None, failure_policy: str, notes: list[str] | None = None,
+             who: str = "") -> tuple[str | None, bool]:
     """(the error under failurePolicy Fail, or None; whether the conditions match) of a webhook that
-    matched the request as `invoked`, whose object and old object it gets as `obj` and `old`."""
+    matched the request as `invoked`, whose object and old object it gets as `obj` and `old`. Where the
+    conditions may exceed the apiserver's cost limits, a note on `who` (the webhook) goes to `notes`."""
     request = admission_request(attributes, invoked, attributes.resource)
     activation = {"object": obj, "oldObject": old, "request": request, "namespaceObject": None, "params": None}
+    expressions = [str(c.get("expression") or "") if isinstance(c, dict) else ""
+                   for c in (conditions if isinstance(conditions, list) else [])]
+    if notes is not None:
+        notes.extend(f"not checked: {who}: {note}" for note in cost_notes(expressions, activation))
     errors: list[str] = []
-    for condition in conditions if isinstance(conditions, list) else []:
-        expression = condition.get("expression") if isinstance(condition, dict) else None
-        is_false, error = _one(str(expression or ""), activation)
+    for expression in expressions:
+        is_false, error = _one(expression, activation)
         if is_false:
             return None, False
         if error is not None:

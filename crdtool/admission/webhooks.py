@@ -446,7 +446,8 @@ def _should_call(hook: Webhook, attributes: Attributes, verdict: Verdict, versio
         except _CannotConvert as err:
             verdict.notes.append(_cannot_convert(hook, attributes, str(err)))
             return None
-        problem, matched = evaluate(conditions, attributes, invoked, obj, old, hook.failure_policy)
+        problem, matched = evaluate(conditions, attributes, invoked, obj, old, hook.failure_policy, verdict.notes,
+                                    f"{hook.source}: webhook {go_quote(hook.name)}")
         if problem is not None:
             group = attributes.resource.group
             qualified = attributes.resource.resource + (f".{group}" if group else "")

@@ -125,7 +125,7 @@ class CostCheck:
 
     sizes: ValueSizes
     variables: Sequence[tuple[str, Compiled]] = ()
-    _costs: dict[int, int] = field(default_factory=dict)
+    _costs: dict[int, tuple[Compiled, int]] = field(default_factory=dict)
 
     def cost(self, compiled: Compiled, precise: bool = False) -> int:
         """An upper bound of one call of `compiled` over these values (0 for one that does not run: the
@@ -144,9 +144,9 @@ class CostCheck:
             if coarse <= PER_CALL_LIMIT:
                 return coarse
         found = self._costs.get(id(compiled))
-        if found is None:
-            found = self._costs[id(compiled)] = estimate_over(ast, self.sizes).max
-        return found
+        if found is None or found[0] is not compiled:
+            found = self._costs[id(compiled)] = (compiled, estimate_over(ast, self.sizes).max)
+        return found[1]
 
     def evaluation(self, what: str, expressions: Sequence[tuple[str, Compiled]], budget: int, spent: int = 0
                    ) -> tuple[int, list[str]]:

@@ -7,7 +7,9 @@ messageExpression's value, else its message, else `failed expression: EXPR`) and
 default), or, when an expression fails, deny or admit by the policy's failurePolicy with the error
 as the message. Audit annotations are published, left out, or (failing) deny under Fail.
 What crdtool cannot evaluate (the authorizer) is an `unsupported` decision, which the dispatcher
-reports instead of guessing.
+reports instead of guessing. The apiserver's cost limits on each evaluation are checked with a worst-case
+estimate over the request's values (crdtool.cel.admission_cost): where one may be exceeded, a note says
+that crdtool's answer may not be the apiserver's.
 """
 
 from __future__ import annotations
@@ -96,6 +98,13 @@ class CompiledPolicy:
         """The matchConditions' cost against their own budget (matchconditions/matcher.go)."""
         return costs.evaluation("matchConditions", [("matchCondition", c) for _, c in self.match_conditions],
                                 admission_cost.MATCH_CONDITIONS_BUDGET)[1]
+
+    def mutation_cost_notes(self, compiled: celadm.Compiled, activation: dict[str, Any],
+                            variables: dict[str, celadm.Evaluation]) -> list[str]:
+        """A MutatingAdmissionPolicy's mutation over the object it mutates: a budget of its own
+        (mutating/dispatcher.go's dispatchOne), shared with the variables it reads."""
+        return self.cost_check(activation, variables).evaluation(
+            "mutation and the variables it reads", [("mutation", compiled)], admission_cost.RUNTIME_BUDGET)[1]
 
     def _variables(self, activation: dict[str, Any]) -> dict[str, celadm.Evaluation]:
         """The variables evaluated in order, each seeing those before it (failures kept as errors)."""

@@ -12,6 +12,12 @@ Safety comes before speed, since a wrong cached answer would be a wrong verdict:
 - Any error of the file system (a read-only home, a full disk, a folder removed meanwhile) turns the
   cache off for the rest of the run: it can make a run slower, never fail it.
 
+Its size is bounded, as ccache bounds its own: a run that writes first measures its build's folder and,
+when it holds more than MAX_BYTES, removes the least recently used entries until it holds less than
+three quarters of that. An entry's modification time is its last use: a read refreshes it (once a day
+at most, so that warm runs do not write). Entries of other builds go when a new build first writes, and
+`crdtool cache clean` removes everything.
+
 The folder follows the platforms' convention for caches (XDG_CACHE_HOME on Linux, ~/Library/Caches
 on macOS, LOCALAPPDATA on Windows); CRDTOOL_CACHE_DIR overrides it.
 """
@@ -25,17 +31,24 @@ import os
 import pickle
 import re
 import sys
+import time
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Cache", "cache_directory", "clean", "disabled"]
+__all__ = ["MAX_BYTES", "Cache", "cache_directory", "clean", "disabled", "prune"]
 
 #: Each entry starts with this, then the SHA-256 of the payload, then the payload (a pickle).
 _MAGIC = b"crdtool-cache 1\n"
 _DIGEST = 32
 #: A build's folder is named by its identity (build_identity).
 _IDENTITY = re.compile(r"[0-9a-f]{16}")
+#: The size past which a build's entries are pruned, least recently used first (see the module's docstring).
+MAX_BYTES = 256 * 1024 * 1024
+#: How old an entry's last-use time may get before a read refreshes it.
+_REFRESH_SECONDS = 24 * 3600
+#: A temporary file older than this was left by a writer that died: pruning removes it.
+_STALE_TMP_SECONDS = 3600
 #: The file that tells backup and archiving tools the folder is a cache (bford.info/cachedir).
 _CACHEDIR_TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# crdtool's cache: `crdtool cache clean` empties it.\n"
 
@@ -92,10 +105,13 @@ def _digest_files(digest: Any, top: str, suffixes: tuple[str, ...]) -> None:
 class Cache:
     """Entries of one build in one folder; `None` as the folder is a cache that stores nothing."""
 
-    def __init__(self, root: Path | None, identity: str | None = None) -> None:
+    def __init__(self, root: Path | None, identity: str | None = None, max_bytes: int = MAX_BYTES) -> None:
         self._root = root
+        self._max_bytes = max_bytes
         self._identity = identity or (build_identity() if root is not None else "")
         self._prepared = False
+        #: (namespace, key) of the entries this run read or wrote: the store holds them.
+        self._held: set[tuple[str, bytes]] = set()
 
     @property
     def enabled(self) -> bool:
@@ -110,17 +126,29 @@ class Cache:
         """The value stored for the key, or None (absent, unreadable, truncated or corrupted)."""
         if self._root is None:
             return None
+        path = self._path(namespace, key)
         try:
-            raw = self._path(namespace, key).read_bytes()
+            with open(path, "rb") as f:
+                used = os.fstat(f.fileno()).st_mtime
+                raw = f.read()
         except OSError:
             return None
         payload = raw[len(_MAGIC) + _DIGEST:]
         if not raw.startswith(_MAGIC) or raw[len(_MAGIC):len(_MAGIC) + _DIGEST] != hashlib.sha256(payload).digest():
             return None
         try:
-            return pickle.loads(payload)
+            value = pickle.loads(payload)
         except Exception:  # noqa: BLE001 - an entry this build cannot read is a miss, whatever the reason
             return None
+        self._held.add((namespace, key))
+        if time.time() - used > _REFRESH_SECONDS:
+            with contextlib.suppress(OSError):  # a read-only cache is still read
+                os.utime(path)
+        return value
+
+    def holds(self, namespace: str, key: bytes) -> bool:
+        """Whether this run has read or written the entry (then a `put` of it would change nothing)."""
+        return (namespace, key) in self._held
 
     def put(self, namespace: str, key: bytes, value: Any) -> None:
         """Store the value (best effort: a failure turns the cache off for this run)."""
@@ -141,6 +169,7 @@ class Cache:
                 with os.fdopen(fd, "wb") as f:
                     f.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
                 os.replace(tmp, path)
+                self._held.add((namespace, key))
             except BaseException:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
@@ -157,12 +186,45 @@ class Cache:
         tag = self._root / "CACHEDIR.TAG"
         if not tag.exists():
             tag.write_text(_CACHEDIR_TAG)
-        if not (self._root / self._identity).exists():
+        folder = self._root / self._identity
+        if not folder.exists():
             import shutil
 
             for other in _build_folders(self._root):
                 shutil.rmtree(other, ignore_errors=True)
+        else:
+            prune(folder, self._max_bytes)
         self._prepared = True
+
+
+def prune(folder: Path, max_bytes: int) -> int:
+    """Remove the least recently used entries of a build's folder until it holds less than three quarters
+    of `max_bytes`, if it holds more than `max_bytes`; the bytes freed. Entries another run is reading
+    may go: that run misses them and computes them again."""
+    now = time.time()
+    entries: list[tuple[float, int, str]] = []
+    with os.scandir(folder) as shards:
+        for shard in shards:
+            if not shard.is_dir(follow_symlinks=False):
+                continue
+            with os.scandir(shard.path) as listing:
+                for entry in listing:
+                    with contextlib.suppress(OSError):
+                        stat = entry.stat(follow_symlinks=False)
+                        if entry.name.startswith(".tmp-") and now - stat.st_mtime < _STALE_TMP_SECONDS:
+                            continue  # being written
+                        entries.append((stat.st_mtime, stat.st_size, entry.path))
+    total = sum(size for _, size, _ in entries)
+    if total <= max_bytes:
+        return 0
+    freed = 0
+    for _, size, path in sorted(entries):
+        if total - freed < max_bytes * 3 // 4:
+            break
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+            freed += size
+    return freed
 
 
 def _build_folders(root: Path) -> list[Path]:

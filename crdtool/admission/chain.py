@@ -259,10 +259,21 @@ class Chain:
         return verdict
 
 
+#: The plugins that do nothing unless the inputs hold objects of this group (their policies, bindings,
+#: configurations): without any, their modules (the CEL admission library among them) are not imported.
+CONFIGURATION_GROUP = "admissionregistration.k8s.io"
+CONFIGURED_PLUGINS = frozenset({"MutatingAdmissionPolicy", "MutatingAdmissionWebhook", "ValidatingAdmissionPolicy",
+                                "ValidatingAdmissionWebhook"})
+
+
 def build_chain(inputs: Inputs) -> Chain:
     """Every plugin's stages from the run's inputs, in the apiserver's order."""
     chain = Chain(inputs=inputs)
-    for _, target in PLUGINS:
+    configured = any(isinstance(d.api_version, str) and d.api_version.startswith(CONFIGURATION_GROUP + "/")
+                     for d in inputs.documents)
+    for name, target in PLUGINS:
+        if name in CONFIGURED_PLUGINS and not configured:
+            continue
         module, _, function = target.partition(":")
         builder: Callable[[Inputs], list[Any]] = getattr(import_module(module), function)
         for stage in builder(inputs):

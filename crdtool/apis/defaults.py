@@ -60,6 +60,7 @@ def _registry() -> dict[str, Defaulter]:
         from crdtool.apis.autoscaling import defaults as _autoscaling  # noqa: F401
         from crdtool.apis.batch import defaults as _batch  # noqa: F401
         from crdtool.apis.core import defaults as _core  # noqa: F401
+        from crdtool.apis.discovery import defaults as _discovery  # noqa: F401
         from crdtool.apis.networking import defaults as _networking  # noqa: F401
         from crdtool.apis.rbac import defaults as _rbac  # noqa: F401
         from crdtool.apis.scheduling import defaults as _scheduling  # noqa: F401

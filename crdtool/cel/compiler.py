@@ -16,13 +16,7 @@ from typing import TYPE_CHECKING
 from cel_expr_python import cel
 
 from crdtool.cel import checked_ast, cost, environment, library, list_semantics, unbounded
-from crdtool.cel.depth import parser_limit_error
-from crdtool.cel.errors import format_issues, go_error_text
-from crdtool.cel.homogeneous import aggregate_literal_issues
-from crdtool.cel.literals import literal_issues
-from crdtool.cel.numeric import widen_literals
 from crdtool.cel.protos import SchemaTypes, build_schema_types
-from crdtool.cel.quiet import quiet_stderr
 from crdtool.cel.types import DeclType, schema_decl_type
 from crdtool.model.gofmt import go_trim_space
 from crdtool.model.path import Path
@@ -58,8 +52,8 @@ class CompiledRule:
     ast: checked_ast.CheckedAst | None = None
     #: The CEL type of `self` (set and map lists in it change what `==` and `+` mean).
     self_type: DeclType | None = None
-    #: The evaluation program, serialized (as the persistent cache keeps it): deserializing is some ten
-    #: times faster than compiling.
+    #: The evaluation program before the rewrite for set and map lists (list_semantics), serialized (as
+    #: the persistent cache keeps it): deserializing and rewriting are some ten times faster than compiling.
     program_bytes: bytes | None = None
     _program: cel.Expression | None = None
     _message_program: cel.Expression | None = None
@@ -70,7 +64,7 @@ class CompiledRule:
         """The rule's evaluation program (None: an empty rule or one that did not compile)."""
         if self._program is None and self.compiled:
             if self.program_bytes is not None:
-                self._program = environment.eval_env().deserialize(self.program_bytes)
+                self._program = _program_from(self.program_bytes, self.optional_old_self, self.self_type)
             else:
                 self._program = _eval_program(self.expression, self.optional_old_self, self.self_type)
         return self._program
@@ -130,15 +124,17 @@ def _compile(schema: Structural, is_resource_root: bool, store: Cache | None = N
         raise RuleCompileError("internal error: failed to construct type information for x-kubernetes-validations "
                                "rules: unable to convert structural schema to CEL declarations")
     key = (decl_type.fingerprint(), json.dumps(rules, sort_keys=True))
+    stored_key = repr(key).encode()
     compiled = _by_fingerprint.get(key)
     if compiled is None and store is not None and store.enabled:
-        compiled = _stored_rules(store, key, decl_type)
+        compiled = _stored_rules(store, stored_key, decl_type)
     if compiled is None:
         types = build_schema_types(decl_type, library.descriptor_files())
         max_cardinality = MAX_REQUEST_SIZE_BYTES // (decl_type.min_serialized_size + 1)
         compiled = [_compile_rule(rule, schema, decl_type, types, max_cardinality) for rule in rules]
-        if store is not None and store.enabled:
-            store.put(_STORE_NAMESPACE, repr(key).encode(), [_storable(r) for r in compiled])
+    if store is not None and store.enabled and not store.holds(_STORE_NAMESPACE, stored_key):
+        # Rules first compiled by lint (which keeps none) too: the next run's evaluation reads them.
+        store.put(_STORE_NAMESPACE, stored_key, [_storable(r) for r in compiled])
     _by_fingerprint[key] = compiled
     return NodeRules(decl_type, compiled)
 
@@ -150,19 +146,21 @@ def _storable(rule: CompiledRule) -> CompiledRule:
     """A compiled rule as the persistent cache keeps it: what type-checking and costing found and its
     evaluation program serialized (the rules of a node about to be evaluated), without the type of `self`
     (the node's own) or its message's program (compiled on first use, when a rule fails)."""
-    program = rule.program
-    # A program rewritten for set and map lists (list_semantics) does not evaluate the same once
-    # serialized and read back: it is compiled again on first use instead.
-    keep = program is not None and not list_semantics.needs_rewrite(rule.self_type)
+    serialized = rule.program_bytes
+    if serialized is None and rule.program is not None:
+        # A program rewritten for set and map lists (list_semantics) does not evaluate the same once
+        # serialized and read back: the program before the rewrite is kept, and rewritten when read.
+        plain = (_plain_program(rule.expression, rule.optional_old_self)
+                 if list_semantics.needs_rewrite(rule.self_type) else rule.program)
+        serialized = plain.serialize()
     return CompiledRule(rule.rule, rule.compilation, rule.expression, rule.message_expression, rule.compiled,
-                        rule.unsupported, rule.optional_old_self, rule.field_path, rule.ast, None,
-                        program.serialize() if keep and program is not None else None)
+                        rule.unsupported, rule.optional_old_self, rule.field_path, rule.ast, None, serialized)
 
 
-def _stored_rules(store: Cache, key: tuple, decl_type: DeclType) -> list[CompiledRule] | None:
+def _stored_rules(store: Cache, key: bytes, decl_type: DeclType) -> list[CompiledRule] | None:
     """The compiled rules the cache holds for rules of this type (the key: the type's fingerprint and
     the rules), their `self` typed as this node's."""
-    stored = store.get(_STORE_NAMESPACE, repr(key).encode())
+    stored = store.get(_STORE_NAMESPACE, key)
     if not isinstance(stored, list) or not all(isinstance(r, CompiledRule) for r in stored):
         return None
     for rule in stored:
@@ -172,6 +170,8 @@ def _stored_rules(store: Cache, key: tuple, decl_type: DeclType) -> list[Compile
 
 def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: SchemaTypes,
                   max_cardinality: int) -> CompiledRule:
+    from crdtool.cel.depth import parser_limit_error  # checking's modules: a run whose rules are cached needs none
+
     source = rule.get("rule") or ""
     optional_old_self = bool(rule.get("optionalOldSelf"))
     result = CompiledRule(rule, RuleCompilation(), optional_old_self=optional_old_self, self_type=decl_type)
@@ -197,7 +197,7 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
                                              error_detail="cel expression must evaluate to a bool")
         return result
     uses_old_self = _uses_old_self(source, types)
-    result.ast = checked_ast.decode(checked.serialize())
+    result.ast = _decoded(checked)
     max_cost, largest = _max_cost(result.ast, decl_type)
     message_source = rule.get("messageExpression") or ""
     message_error, message_cost, message_unsupported = (
@@ -223,6 +223,8 @@ def _compile_message_expression(source: str, types: SchemaTypes, decl_type: Decl
                                 result: CompiledRule) -> tuple[str | None, int, bool]:
     """compileRule's messageExpression step: (its error, its estimated cost, whether it nests too deep
     to be checked here, so that the rule's message is used instead). Sets `result.message_expression`."""
+    from crdtool.cel.depth import parser_limit_error
+
     limit_error = parser_limit_error(source)
     if limit_error is not None:
         return "messageExpression compilation failed: " + limit_error, 0, False
@@ -234,7 +236,7 @@ def _compile_message_expression(source: str, types: SchemaTypes, decl_type: Decl
         return "messageExpression compilation failed: " + error, 0, False
     if checked.return_type() != cel.Type.STRING:
         return "messageExpression must evaluate to a string", 0, False
-    cost, _ = _max_cost(checked_ast.decode(checked.serialize()), decl_type)
+    cost, _ = _max_cost(_decoded(checked), decl_type)
     return None, cost, False
 
 
@@ -257,6 +259,12 @@ def _check(source: str, types: SchemaTypes, optional_old_self: bool, env: cel.En
     """Type-check `source`: the checked expression or cel-go's error text, and the text to evaluate.
 
     `env` is the checking environment (by default the rule's, declaring `self` and `oldSelf` of `types`)."""
+    from crdtool.cel.errors import format_issues, go_error_text
+    from crdtool.cel.homogeneous import aggregate_literal_issues
+    from crdtool.cel.literals import literal_issues
+    from crdtool.cel.numeric import widen_literals
+    from crdtool.cel.quiet import quiet_stderr
+
     if env is None:
         env = environment.check_env(types, declare_old_self=not optional_old_self)
     original = source
@@ -276,11 +284,25 @@ def _check(source: str, types: SchemaTypes, optional_old_self: bool, env: cel.En
             rewritten = source = widened
     issues = literal_issues(original)
     if "[" in rewritten or "{" in rewritten:  # a list or map literal: cel-go holds it to one type
-        issues += aggregate_literal_issues(checked_ast.decode(checked.serialize()), rewritten, types.type_names,
+        issues += aggregate_literal_issues(_decoded(checked), rewritten, types.type_names,
                                            column_shift=shift)
     if issues:
         return None, format_issues(issues, original), original
     return checked, None, rewritten
+
+
+#: The last expression decoded and its AST: checking a rule with a list or map literal decodes it, and
+#: costing it needs the same AST (decoding is a good part of compiling a CRD's rules).
+_last_decoded: list[tuple[cel.Expression, checked_ast.CheckedAst]] = []
+
+
+def _decoded(checked: cel.Expression) -> checked_ast.CheckedAst:
+    """The checked AST of a checked expression (decoded once however often it is asked for in a row)."""
+    if _last_decoded and _last_decoded[0][0] is checked:
+        return _last_decoded[0][1]
+    ast = checked_ast.decode(checked.serialize())
+    _last_decoded[:] = [(checked, ast)]
+    return ast
 
 
 def check_expression(source: str, types: SchemaTypes, env: cel.Env) -> tuple[cel.Expression | None, str | None, str]:
@@ -297,6 +319,8 @@ def _uses_old_self(source: str, types: SchemaTypes) -> bool:
     """
     if not _OLD_SELF_WORD.search(source):
         return False
+    from crdtool.cel.quiet import quiet_stderr
+
     try:
         with quiet_stderr(types.json_name_clash):
             environment.check_env(types, declare_old_self=False).compile(library.rewrite(source))
@@ -305,19 +329,36 @@ def _uses_old_self(source: str, types: SchemaTypes) -> bool:
     return False
 
 
+def _plain_program(source: str, optional_old_self: bool) -> cel.Expression:
+    """`source` compiled for evaluation over plain values, before any rewrite for set and map lists."""
+    text = environment.optional_old_self_eval(source) if optional_old_self else source
+    return environment.eval_env().compile(text)
+
+
 def _eval_program(source: str, optional_old_self: bool, self_type: DeclType | None) -> cel.Expression:
     """The program evaluating `source` over plain values, with the apiserver's set and map list
     semantics where `self` holds such lists."""
-    text = environment.optional_old_self_eval(source) if optional_old_self else source
-    env = environment.eval_env()
-    program = env.compile(text)
+    program = _plain_program(source, optional_old_self)
     if not list_semantics.needs_rewrite(self_type):
         return program
+    rewritten = _list_semantics(program.serialize(), optional_old_self, self_type)
+    return program if rewritten is None else environment.eval_env().deserialize(rewritten)
+
+
+def _program_from(serialized: bytes, optional_old_self: bool, self_type: DeclType | None) -> cel.Expression:
+    """`_eval_program`'s program from the plain program serialized (`_plain_program`, as stored)."""
+    rewritten = _list_semantics(serialized, optional_old_self, self_type)
+    return environment.eval_env().deserialize(serialized if rewritten is None else rewritten)
+
+
+def _list_semantics(serialized: bytes, optional_old_self: bool, self_type: DeclType | None) -> bytes | None:
+    """The serialized program rewritten for the set and map lists of `self`'s type (None: nothing to rewrite)."""
+    if self_type is None or not list_semantics.needs_rewrite(self_type):
+        return None
     inputs = {"self": "value", environment.OLD_SELF_VALUE: "value"}
     if not optional_old_self:
         inputs["oldSelf"] = "value"
-    rewritten = list_semantics.rewrite(program.serialize(), self_type, inputs)
-    return program if rewritten is None else env.deserialize(rewritten)
+    return list_semantics.rewrite(serialized, self_type, inputs)
 
 
 def _max_cost(ast: checked_ast.CheckedAst, decl_type: DeclType) -> tuple[int, str]:

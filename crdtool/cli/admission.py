@@ -52,10 +52,11 @@ def admission_inputs(paths: tuple[str, ...], services: tuple[str, ...], ca_bundl
                      namespace_labels: tuple[str, ...]) -> Any:
     """The engine's admission inputs (admission.chain.Inputs) from the options."""
     from crdtool.admission.chain import Inputs
-    from crdtool.admission.webhooks import parse_service
 
     mapped = {}
     for text in services:
+        from crdtool.admission.webhooks import parse_service  # here: a run without webhooks needs none of it
+
         try:
             reference, url = parse_service(text)
         except ValueError as err:

@@ -27,7 +27,7 @@ def command(resource: str, crd_paths: tuple[str, ...], api_version: str | None, 
     def run() -> int:
         from crdtool.explain import explain
 
-        result = explain(read_documents(crd_paths) if crd_paths else (), resource, api_version, recursive)
+        result = explain(read_documents(crd_paths, cached=True) if crd_paths else (), resource, api_version, recursive)
         sys.stdout.write(result.stdout)
         sys.stdout.flush()
         sys.stderr.write(result.stderr)

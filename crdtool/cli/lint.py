@@ -78,7 +78,7 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
                 names = ", ".join(sorted(d.name or "" for d in comparison.unmatched))
                 notes.append(f"not compared (no new CRD of the same name): {names}")
         else:
-            old_docs = read_documents(old_paths) if old_paths else None
+            old_docs = read_documents(old_paths, cached=True) if old_paths else None
             store = current_cache()
             results = (lint(docs, old_docs, costs=costs, store=store) if jobs == 1
                        else _lint_in_workers(docs, old_docs, costs, jobs, store))

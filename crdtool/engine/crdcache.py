@@ -87,9 +87,13 @@ def checked_crd(doc: Document, store: Cache) -> tuple[Result, CrdNames]:
     return result, names
 
 
-def cached_lint(doc: Document, store: Cache, costs: bool = False) -> Result:
-    """`lint_document(doc, costs=costs)` (a create), from the cache when it holds it."""
-    key = document_key(doc, "lint", costs)
+def cached_lint(doc: Document, store: Cache, costs: bool = False, old: Document | None = None) -> Result:
+    """`lint_document(doc, old, costs)` (a create, or an update over `old`), from the cache when it holds it."""
+    if old is None:
+        key = document_key(doc, "lint", costs)
+    else:
+        old_key = document_key(old)
+        key = None if old_key is None else document_key(doc, "update", costs, old_key)
     if key is not None and store.enabled:
         hit = store.get(_NAMESPACE, key)
         if isinstance(hit, Result):
@@ -97,7 +101,7 @@ def cached_lint(doc: Document, store: Cache, costs: bool = False) -> Result:
             return hit
     from crdtool.engine.lint import lint_document
 
-    result = lint_document(doc, costs=costs)
+    result = lint_document(doc, old, costs)
     if key is not None and store.enabled:
         store.put(_NAMESPACE, key, _stored(result))
     return result

@@ -139,16 +139,16 @@ def find_old(old_docs: Iterable[Document], doc: Document) -> Document | None:
 def lint(docs: Iterable[Document], old_docs: list[Document] | None = None, costs: bool = False,
          store: Cache | None = None) -> list[Result]:
     """A Result for every CRD among the documents; other documents are not CRDs and are skipped. A
-    create's verdict comes from `store` (the persistent cache) when it holds it."""
+    verdict comes from `store` (the persistent cache) when it holds it."""
     results = []
     for doc in docs:
         if not is_crd(doc):
             continue
         old = find_old(old_docs, doc) if old_docs else None
-        if old is None and store is not None and store.enabled:
+        if store is not None and store.enabled:
             from crdtool.engine.crdcache import cached_lint
 
-            results.append(cached_lint(doc, store, costs))
+            results.append(cached_lint(doc, store, costs, old))
         else:
             results.append(lint_document(doc, old, costs))
     return results

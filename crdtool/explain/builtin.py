@@ -6,7 +6,9 @@ named struct type is a `$ref`, wrapped in `allOf: [{$ref}]` when it has a descri
 explain prints the field's description, then the type's). The types that read themselves publish
 their own shapes: IntOrString and Quantity have no `type` (their OpenAPI v3 one-of types), so
 explain names them (`<IntOrString>`, `<map[string]Quantity>`); Time and MicroTime are date-time
-strings; RawExtension and FieldsV1 are objects. Only the definitions the kind reaches are built.
+strings; RawExtension and FieldsV1 are objects. A field of an enum type lists its values (`enum`,
+shown by explain) and its description ends with their `Possible enum values:` lines, as openapi-gen
+writes them. Only the definitions the kind reaches are built.
 """
 
 from __future__ import annotations

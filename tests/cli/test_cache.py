@@ -255,3 +255,93 @@ def test_a_rule_over_a_set_list_answers_the_same_from_the_cache(tmp_path: Path) 
                for path in (first, second, first, second)]
     refusal = b"""The Widget "w1" is invalid: spec.v: Invalid value: failed rule: (self + ['c', 'a'])[1] == 'c'\n"""
     assert answers == [refusal] * 4
+
+
+STORED_V1 = """apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {plural: widgets, singular: widget, kind: Widget}
+  scope: Namespaced
+  versions:
+  - name: VERSION
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema: {type: object}
+status:
+  storedVersions: [v1]
+"""
+
+
+def test_lint_old_verdicts_come_from_the_cache_and_an_update_is_not_taken_for_a_create(tmp_path: Path,
+                                                                                         monkeypatch) -> None:
+    """A CRD dropping its stored version v1 is a valid create but a refused update: the cache keys an
+    update's verdict by both documents."""
+    import crdtool.cel.compiler as compiler
+    import crdtool.engine.lint as lint
+
+    old, new = tmp_path / "old.yaml", tmp_path / "new.yaml"
+    old.write_text(STORED_V1.replace("VERSION", "v1"))
+    new.write_text(STORED_V1.replace("VERSION", "v2"))
+    cache_dir = tmp_path / "cache"
+    monkeypatch.setenv("CRDTOOL_CACHE_DIR", str(cache_dir))
+    runs = [["lint", str(new)], ["lint", "--old", str(old), str(new)], ["lint", "--old", str(old), str(old)]]
+    uncached = [run_here("--no-cache", *args) for args in runs]
+    assert [r.exit_code for r in uncached] == [0, 1, 0]
+    cold = [run_here(*args) for args in runs]
+    compiler._cache.clear()
+    compiler._by_fingerprint.clear()
+
+    def no_lint(*_args, **_kwargs):
+        raise AssertionError("a CRD was linted though its verdict is cached")
+
+    monkeypatch.setattr(lint, "lint_document", no_lint)
+    warm = [run_here(*args) for args in runs]
+    assert [(r.exit_code, r.output) for r in cold] == [(r.exit_code, r.output) for r in warm] == \
+        [(r.exit_code, r.output) for r in uncached]
+
+
+def test_explain_reads_its_crd_files_from_the_cache(tmp_path: Path, monkeypatch) -> None:
+    import crdtool.load.cached as cached
+
+    monkeypatch.setenv("CRDTOOL_CACHE_DIR", str(tmp_path / "cache"))
+    args = ["explain", "-c", str(FIXTURES / "crontab-validated"), "crontabs.spec"]
+    uncached = run_here("--no-cache", *args)
+    assert uncached.exit_code == 0 and "cronSpec" in uncached.output
+    cold = run_here(*args)
+    assert entries(tmp_path / "cache")  # the documents of the CRD file
+    monkeypatch.setattr(cached, "read_source", lambda *a: (_ for _ in ()).throw(AssertionError("parsed")))
+    warm = run_here(*args)
+    assert (cold.exit_code, cold.output) == (warm.exit_code, warm.output) == (uncached.exit_code, uncached.output)
+
+
+def test_a_warm_one_object_run_imports_no_admission_plugin_nor_rule_checking(tmp_path: Path) -> None:
+    """What a warm run of one object against a CRD with CEL rules imports: neither the admission plugins
+    (no admissionregistration.k8s.io object among the inputs) nor the modules that check rules (they come
+    compiled from the cache)."""
+    args = ["validate", "-c", str(FIXTURES / "crontab-cel" / "crd.yaml"),
+            str(FIXTURES / "crontab-cel" / "invalid.yaml")]
+    code = ("import sys\nfrom crdtool.cli import _run\nsys.argv = ['crdtool', '--no-config', *sys.argv[1:]]\n"
+            "code = _run()\nprint(sorted(m for m in sys.modules if m.startswith(('crdtool.admission.policy',"
+            " 'crdtool.admission.webhooks', 'crdtool.cel.admission', 'crdtool.cel.depth', 'crdtool.cel.literals',"
+            " 'crdtool.cel.homogeneous'))), code)")
+    env = {**os.environ, "CRDTOOL_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, cwd=ROOT,
+                           timeout=120).stdout.strip().splitlines()[-1] for _ in range(2)]
+    assert runs[0].startswith("[") and runs[0] != "[] 1"  # cold: the rules are checked
+    assert runs[1] == "[] 1"
+
+
+def test_a_cold_run_stores_all_a_warm_run_reads(tmp_path: Path) -> None:
+    """The rules lint compiled are stored when the object's evaluation first uses them: the next run
+    finds everything and writes nothing."""
+    cache_dir = tmp_path / "cache"
+    args = ["validate", "-c", str(FIXTURES / "crontab-cel" / "crd.yaml"),
+            str(FIXTURES / "crontab-cel" / "invalid.yaml")]
+    cold = crdtool(cache_dir, *args)
+    stored = {p: p.stat().st_mtime_ns for p in entries(cache_dir)}
+    warm = crdtool(cache_dir, *args)
+    assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
+    assert {p: p.stat().st_mtime_ns for p in entries(cache_dir)} == stored

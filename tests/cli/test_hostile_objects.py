@@ -31,7 +31,7 @@ def _write(tmp_path: Path, obj: dict) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("field", ["metadata", "spec", "kind", "status"])
+@pytest.mark.parametrize("field", ["metadata", "spec", "kind", "apiVersion", "status"])
 @pytest.mark.parametrize("value", [[], 5, "x", None, True, [{}], {"name": {}}])
 def test_wrong_types_give_an_answer_not_an_internal_error(tmp_path: Path, field: str, value) -> None:
     path = _write(tmp_path, {**CRONTAB, field: value})

@@ -139,3 +139,40 @@ def test_the_cache_folder_follows_the_platform_convention(monkeypatch: pytest.Mo
 
 def test_the_build_identity_names_a_folder() -> None:
     assert len(build_identity()) == 16 and int(build_identity(), 16) >= 0
+
+
+def test_past_its_size_cap_a_build_keeps_its_most_recently_used_entries(tmp_path: Path) -> None:
+    big = b"x" * 10_000
+    writer = Cache(tmp_path, BUILD_A)
+    for i in range(10):
+        writer.put("lint", b"%d" % i, big)
+    entries = sorted(entry_files(tmp_path))
+    size = entries[0].stat().st_size
+    # Entry i last used i days ago, except entry 9 which a read refreshes now.
+    for i, key in enumerate(b"%d" % i for i in range(10)):
+        path = Cache(tmp_path, BUILD_A)._path("lint", key)
+        os.utime(path, (0, 1_000_000_000 - i * 86400))
+    assert Cache(tmp_path, BUILD_A).get("lint", b"9") == big  # a read a day old or more refreshes the entry
+    capped = Cache(tmp_path, BUILD_A, max_bytes=size * 8)
+    capped.put("lint", b"new", big)  # its first write prunes: 10 entries are over 8, down to under 6
+    kept = {key for key in [b"%d" % i for i in range(10)] + [b"new"] if Cache(tmp_path, BUILD_A).get("lint", key)}
+    assert kept == {b"0", b"1", b"2", b"3", b"9", b"new"}
+
+
+def test_under_its_size_cap_nothing_is_pruned(tmp_path: Path) -> None:
+    for i in range(5):
+        Cache(tmp_path, BUILD_A).put("lint", b"%d" % i, VALUE)
+    capped = Cache(tmp_path, BUILD_A, max_bytes=sum(p.stat().st_size for p in entry_files(tmp_path)))
+    capped.put("lint", b"new", VALUE)
+    assert all(Cache(tmp_path, BUILD_A).get("lint", b"%d" % i) == VALUE for i in range(5))
+
+
+def test_pruning_removes_a_dead_writers_temporary_file_not_a_live_one(tmp_path: Path) -> None:
+    Cache(tmp_path, BUILD_A).put("lint", b"crd", VALUE)
+    [entry] = entry_files(tmp_path)
+    dead, live = entry.parent / ".tmp-dead", entry.parent / ".tmp-live"
+    dead.write_bytes(b"partial")
+    live.write_bytes(b"partial")
+    os.utime(dead, (0, 1_000_000_000))
+    Cache(tmp_path, BUILD_A, max_bytes=1).put("lint", b"other", VALUE)
+    assert live.exists() and not dead.exists()

@@ -212,11 +212,19 @@ _SCHEDULE_ACTIONS = ("DoNotSchedule", "ScheduleAnyway")
 _NODE_INCLUSION_POLICIES = ("Honor", "Ignore")
 
 
-def validate_topology_spread_constraints(constraints: list | None, path: Path) -> list[FieldError]:
+def validate_topology_spread_constraints(constraints: list | None, path: Path,
+                                         pod_labels: dict | None = None) -> list[FieldError]:
     """validateTopologySpreadConstraints: maxSkew, topologyKey, whenUnsatisfiable, no two
     constraints with the same {topologyKey, whenUnsatisfiable}, minDomains, the node inclusion
-    policies, matchLabelKeys and the labelSelector (invalid label values refused)."""
+    policies, matchLabelKeys and the labelSelector (invalid label values refused).
+
+    matchLabelKeys are checked as 1.36 checks them with MatchLabelKeysInPodTopologySpread and
+    MatchLabelKeysInPodTopologySpreadSelectorMerge on (both beta, on by default since 1.27 and
+    1.34): by validateMatchLabelKeysAndMismatchLabelKeys, after the Pod create strategy has merged
+    each key the pod carries into the labelSelector (`pod_labels`: a new Pod's labels, None for a
+    template or an update), so that a key also in the selector is found twice."""
     constraints = [c or {} for c in constraints or ()]
+    merged = set(pod_labels or {})
     errs: list[FieldError] = []
     for i, constraint in enumerate(constraints):
         at = path.index(i)
@@ -239,8 +247,8 @@ def validate_topology_spread_constraints(constraints: list | None, path: Path) -
             policy = constraint.get(field)
             if policy is not None and policy not in _NODE_INCLUSION_POLICIES:
                 errs.append(FieldError.not_supported(at.child(field), TypedString(policy), _NODE_INCLUSION_POLICIES))
-        errs += _validate_match_label_keys_in_spread(at.child("matchLabelKeys"), constraint.get("matchLabelKeys"),
-                                                     constraint.get("labelSelector"))
+        keys = {"matchLabelKeys": constraint.get("matchLabelKeys"), "labelSelector": constraint.get("labelSelector")}
+        errs += _validate_match_and_mismatch_label_keys(at, keys, merged)
         errs += validate_label_selector(constraint.get("labelSelector"), at.child("labelSelector"))
     return errs
 
@@ -255,23 +263,4 @@ def _validate_min_domains(path: Path, min_domains: int | None, action: str) -> l
     if action != "DoNotSchedule":
         errs.append(FieldError.invalid(path, min_domains,
                                        f"can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {action}"))
-    return errs
-
-
-def _validate_match_label_keys_in_spread(path: Path, keys: list | None, selector: dict | None) -> list[FieldError]:
-    """validateMatchLabelKeysInTopologySpread: label names, a labelSelector, not in it already."""
-    if not keys:
-        return []
-    errs: list[FieldError] = []
-    in_selector: set[str] = set()
-    if selector is not None:
-        in_selector.update((selector.get("matchLabels") or {}).keys())
-        in_selector.update((e or {}).get("key") or "" for e in selector.get("matchExpressions") or ())
-    else:
-        errs.append(FieldError.forbidden(path, NO_SELECTOR))
-    for i, key in enumerate(keys):
-        key = key or ""
-        errs += validate_label_name(key, path.index(i))
-        if key in in_selector:
-            errs.append(FieldError.invalid(path.index(i), key, IN_BOTH_SELECTOR))
     return errs

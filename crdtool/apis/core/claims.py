@@ -167,7 +167,7 @@ def validate_claim_update(claim: dict, old: dict) -> list[FieldError]:
         new_clone["resources"] = new_resources
     if bound and new_clone.get("volumeAttributesClassName") is not None:
         new_clone["volumeAttributesClassName"] = old_clone.get("volumeAttributesClassName")
-    changed = _changed_fields(old_clone, new_clone)
+    changed = changed_fields(old_clone, new_clone)
     if changed:
         errs.append(FieldError.forbidden(_SPEC, _IMMUTABLE_SPEC + "\n" + changed))
     new_size = _storage(spec)
@@ -204,21 +204,21 @@ def _upgrade_from_annotation(old_annotations: dict, annotations: dict, old_class
     return new_class == old_value and annotations.get(_STORAGE_CLASS_ANNOTATION, old_value) == old_value
 
 
-def _semantic(value: Any, key: str = "") -> Any:
+def semantic(value: Any, key: str = "") -> Any:
     """A spec value as apiequality.Semantic compares it: quantities by value, empty as absent."""
     if isinstance(value, dict):
         if key in ("requests", "limits"):
             return {k: quantity_value(v) for k, v in value.items()}
-        return {k: _semantic(v, k) for k, v in value.items() if v not in (None, "", [], {})}
+        return {k: semantic(v, k) for k, v in value.items() if v not in (None, "", [], {})}
     return value
 
 
-def _changed_fields(old_spec: dict, new_spec: dict) -> str:
+def changed_fields(old_spec: dict, new_spec: dict) -> str:
     """The spec fields that differ, `-` stored and `+` new, as JSON."""
     lines = []
     for key in sorted(set(old_spec) | set(new_spec)):
         old_value, new_value = old_spec.get(key), new_spec.get(key)
-        if not deep_equal(_semantic({key: old_value}), _semantic({key: new_value})):
+        if not deep_equal(semantic({key: old_value}), semantic({key: new_value})):
             lines.append(f"-\t{key}: {go_json(old_value)}")
             lines.append(f"+\t{key}: {go_json(new_value)}")
     return "\n".join(lines)

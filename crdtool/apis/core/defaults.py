@@ -3,9 +3,10 @@ SetDefaults_ functions for the types of pods, services, secrets, volumes and cla
 
 Each function is registered for the Go type it takes (the OpenAPI name of k8s.io/api/core/v1's
 type) and called by the generated walk (apis.defaults). Not reproduced: SetDefaults_ResourceList's
-rounding of quantities up to milli precision (the stored spelling of a quantity), pod-level
-resources' defaults (feature PodLevelResources), an image volume's pull policy (feature
-ImageVolume), and the defaults of node, limit range and persistent volume objects' statuses.
+rounding of quantities up to milli precision (the stored spelling of a quantity), pod-level limits'
+defaults (defaultHugePagePodLimits, defaultPodLimits; the requests' are), an image volume's pull
+policy (feature ImageVolume), and the defaults of node, limit range and persistent volume objects'
+statuses.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ def pod_spec(obj: dict, d: Defaulted, at: str) -> None:
 @register(CORE + "Pod")
 def pod(obj: dict, d: Defaulted, at: str) -> None:
     """SetDefaults_Pod (a Pod only, not a template): a container's requests default to its limits,
-    enableServiceLinks true, and with hostNetwork each container port's hostPort to its containerPort."""
+    pod-level requests are completed (defaultPodRequests), enableServiceLinks true, and with
+    hostNetwork each container port's hostPort to its containerPort."""
     spec = obj.setdefault("spec", {})
     spec_at = f"{at}.spec" if at else "spec"
     for field in ("containers", "initContainers"):
@@ -48,6 +50,7 @@ def pod(obj: dict, d: Defaulted, at: str) -> None:
             for key, value in limits.items():
                 if key not in requests:
                     d.set(requests, key, value, f"{spec_at}.{field}[{i}].resources.requests")
+    _default_pod_requests(spec, d, f"{spec_at}.resources")
     if spec.get("enableServiceLinks") is None:
         d.set(spec, "enableServiceLinks", True, spec_at)
     if spec.get("hostNetwork"):
@@ -163,6 +166,27 @@ def service(obj: dict, d: Defaulted, at: str) -> None:
 def secret(obj: dict, d: Defaulted, at: str) -> None:
     """SetDefaults_Secret: type Opaque."""
     d.empty(obj, "type", "Opaque", at)
+
+
+def _default_pod_requests(spec: dict, d: Defaulted, at: str) -> None:
+    """defaultPodRequests (feature PodLevelResources, on): with pod-level limits, a pod-level
+    resource the pod does not request is requested as its containers request it in aggregate (if
+    it can be overcommitted), else as the pod limits it."""
+    from crdtool.apis.core.podresources import aggregate_container_requests, is_pod_level_resource
+    from crdtool.apis.core.resources import is_overcommit_allowed
+
+    resources = spec.get("resources")
+    if not isinstance(resources, dict) or not resources.get("limits"):
+        return
+    requests = dict(resources.get("requests") or {})
+    for key, (_, text) in aggregate_container_requests(spec).items():
+        if key not in requests and is_pod_level_resource(key) and is_overcommit_allowed(key):
+            requests[key] = text
+    for key, limit in resources["limits"].items():
+        if key not in requests and is_pod_level_resource(key):
+            requests[key] = limit
+    if requests and requests != resources.get("requests"):
+        d.set(resources, "requests", requests, at)
 
 
 @register(CORE + "PersistentVolumeClaim")

@@ -33,6 +33,8 @@ class PodValidationOptions:
     allow_sidecar_resize_policy: bool = True
     #: ResourceIsPod: the spec is a Pod's, not a template's.
     resource_is_pod: bool = False
+    #: PodLevelResourcesEnabled (PodLevelResources, on by default since 1.34).
+    pod_level_resources: bool = True
 
 
 DEFAULT_OPTIONS = PodValidationOptions()
@@ -81,17 +83,19 @@ def _is_int32(text: str) -> bool:
 
 def validate_pod_spec(spec: dict, pod_meta: dict | None, path: Path,
                       opts: PodValidationOptions = DEFAULT_OPTIONS, resource_is_pod: bool = False) -> list[FieldError]:
-    """ValidatePodSpec, in Go's order: terminationGracePeriodSeconds, volumes, containers (regular,
-    init, ephemeral), hostNetwork's ports, restartPolicy, dnsPolicy, nodeSelector, the pod security
-    context, affinity, dnsConfig, readiness and scheduling gates, topology spread constraints,
-    Windows hostProcess, hostUsers, serviceAccountName, nodeName, activeDeadlineSeconds, hostname,
-    subdomain, tolerations, hostAliases, priorityClassName, runtimeClassName, preemptionPolicy,
-    overhead, os. Not reproduced: resourceClaims' own rules and pod-level resources.
+    """ValidatePodSpec, in Go's order: terminationGracePeriodSeconds, volumes, resourceClaims,
+    containers (regular, init, ephemeral), pod-level resources, hostNetwork's ports, restartPolicy,
+    dnsPolicy, nodeSelector, the pod security context, affinity, dnsConfig, readiness and
+    scheduling gates, topology spread constraints, Windows hostProcess, hostUsers,
+    serviceAccountName, nodeName, activeDeadlineSeconds, hostname, subdomain, tolerations,
+    hostAliases, priorityClassName, runtimeClassName, preemptionPolicy, overhead, os.
 
     `pod_meta` is a Pod's metadata (None for a template): its name names the claims of ephemeral
-    volumes, its labels are merged into pod affinity terms by matchLabelKeys."""
+    volumes, its labels are merged into pod affinity terms and topology spread constraints by
+    matchLabelKeys."""
     from crdtool.apis.core import affinity as aff
     from crdtool.apis.core import containers as ctr
+    from crdtool.apis.core import podresources as res
     from crdtool.apis.core import security as sec
     from crdtool.apis.core import volumes as vol
 
@@ -104,7 +108,8 @@ def validate_pod_spec(spec: dict, pod_meta: dict | None, path: Path,
     restart_policy = spec.get("restartPolicy") or ""
     volumes, volume_errs = vol.validate_volumes(spec.get("volumes"), pod_meta, path.child("volumes"), opts)
     errs += volume_errs
-    claim_names = {c.get("name") for c in spec.get("resourceClaims") or () if c.get("name")}
+    claim_names = res.pod_claim_names(spec.get("resourceClaims"))
+    errs += res.validate_pod_resource_claims(spec.get("resourceClaims"), path.child("resourceClaims"))
     host_users = spec.get("hostUsers") is not False
     context = ctr.PodContext(volumes, claim_names, grace, restart_policy, opts, host_users)
     errs += ctr.validate_containers(spec.get("containers"), path.child("containers"), context)
@@ -112,6 +117,8 @@ def validate_pod_spec(spec: dict, pod_meta: dict | None, path: Path,
                                          path.child("initContainers"), context)
     errs += ctr.validate_ephemeral_containers(spec.get("ephemeralContainers"), spec.get("containers"),
                                               spec.get("initContainers"), path.child("ephemeralContainers"), context)
+    if opts.pod_level_resources:
+        errs += res.validate_pod_resources(spec, claim_names, path.child("resources"))
     errs += _validate_host_network_deps(spec, path, resource_is_pod)
     errs += validate_restart_policy(restart_policy, path.child("restartPolicy"))
     errs += validate_dns_policy(spec.get("dnsPolicy") or "", path.child("dnsPolicy"))
@@ -125,7 +132,7 @@ def validate_pod_spec(spec: dict, pod_meta: dict | None, path: Path,
         errs += validate_qualified_name(condition, path.child("readinessGates").index(i).child("conditionType"))
     errs += validate_scheduling_gates(spec.get("schedulingGates"), path.child("schedulingGates"))
     errs += aff.validate_topology_spread_constraints(spec.get("topologySpreadConstraints"),
-                                                     path.child("topologySpreadConstraints"))
+                                                     path.child("topologySpreadConstraints"), pod_labels)
     errs += sec.validate_windows_host_process_pod(spec, path)
     errs += sec.validate_host_users(spec, path)
     for field in ("serviceAccountName", "nodeName"):

@@ -1,20 +1,29 @@
-"""A container's resources as core/validation checks them (ValidateResourceRequirements /
-ValidateContainerResourceRequirements, ValidateResourceQuantityValue, validateContainerResourceName,
-validateResourceClaimNames; kubernetes pkg/apis/core/validation/validation.go, 1.36).
+"""A container's resources as core/validation checks them (validateResourceRequirements /
+ValidateContainerResourceRequirements, ValidateResourceQuantityValue, validateResourceName,
+validateContainerResourceName, validateResourceClaimNames; kubernetes
+pkg/apis/core/validation/validation.go, 1.36). The pod-level resources reuse the requirements'
+rules with their own resource names (apis.core.podresources).
 
-A quantity's bad value is shown as written: the apiserver shows Quantity.String(), its canonical
-form, which is the same text for the usual spellings (`500m`, `2`, `1Gi`) but not for all
-(`0.5` is shown `500m` by the apiserver).
+A quantity's bad value is Quantity.String(), its canonical form (`0.5` is shown `500m`), as the
+apiserver shows it: the decoder stores quantities canonical (apis.quantity.canonical).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from crdtool.apis.quantity import quantity_value
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.path import Path
-from crdtool.schema.apimachinery.names import is_qualified_name
+from crdtool.schema.apimachinery.names import is_dns1123_label, is_qualified_name
 
 _STANDARD_CONTAINER_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"})
+#: helper.standardResources: the names IsStandardResourceName knows (besides quota huge pages).
+_STANDARD_RESOURCES = frozenset({
+    "cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory", "requests.ephemeral-storage",
+    "limits.cpu", "limits.memory", "limits.ephemeral-storage", "pods", "resourcequotas", "services",
+    "replicationcontrollers", "secrets", "configmaps", "persistentvolumeclaims", "storage", "requests.storage",
+    "services.nodeports", "services.loadbalancers"})
 _QOS_RESOURCES = frozenset({"cpu", "memory"})
 IS_NEGATIVE = "must be greater than or equal to 0"
 
@@ -57,10 +66,22 @@ def validate_resource_quantity_value(name: str, quantity: str | int | float, pat
     return errs
 
 
-def validate_container_resource_name(name: str, path: Path) -> list[FieldError]:
-    """validateContainerResourceName: a qualified name; a standard one without a domain; an
-    extended resource's form with one."""
+def validate_resource_name(name: str, path: Path) -> list[FieldError]:
+    """validateResourceName: a qualified name (and nothing more when it is not); without a domain,
+    a standard resource (helper.IsStandardResourceName, quota huge pages included)."""
     errs = [FieldError.invalid(path, TypedString(name), m) for m in is_qualified_name(name)]
+    if errs:
+        return errs
+    standard = name in _STANDARD_RESOURCES or name.startswith(("hugepages-", "requests.hugepages-"))
+    if "/" not in name and not standard:
+        errs.append(FieldError.invalid(path, TypedString(name), "must be a standard resource type or fully qualified"))
+    return errs
+
+
+def validate_container_resource_name(name: str, path: Path) -> list[FieldError]:
+    """validateContainerResourceName: validateResourceName; a standard container resource without a
+    domain; an extended resource's form with one."""
+    errs = validate_resource_name(name, path)
     if "/" not in name:
         if name not in _STANDARD_CONTAINER_RESOURCES and not is_huge_page(name):
             errs.append(FieldError.invalid(path, TypedString(name), "must be a standard resource for containers"))
@@ -69,11 +90,17 @@ def validate_container_resource_name(name: str, path: Path) -> list[FieldError]:
     return errs
 
 
+NameCheck = Callable[[str, Path], list[FieldError]]
+
+
 def validate_container_resource_requirements(requirements: dict | None, claim_names: set[str],
-                                             path: Path) -> list[FieldError]:
-    """ValidateResourceRequirements: names and quantities of limits and requests; a request at most
-    its limit (equal to it for resources that cannot be overcommitted, which need a limit); huge
-    pages beside cpu or memory; claims named in pod.spec.resourceClaims."""
+                                             path: Path,
+                                             name_check: NameCheck = validate_container_resource_name,
+                                             ) -> list[FieldError]:
+    """validateResourceRequirements: names (`name_check`: the container's or the pod's resource
+    names) and quantities of limits and requests; a request at most its limit (equal to it for
+    resources that cannot be overcommitted, which need a limit); huge pages beside cpu or memory;
+    claims named in pod.spec.resourceClaims."""
     requirements = requirements or {}
     limits: dict = requirements.get("limits") or {}
     requests: dict = requirements.get("requests") or {}
@@ -82,13 +109,13 @@ def validate_container_resource_requirements(requirements: dict | None, claim_na
     cpu_or_memory = huge_pages = False
     for name, quantity in limits.items():
         at = lim_path.key(name)
-        errs += validate_container_resource_name(name, at)
+        errs += name_check(name, at)
         errs += validate_resource_quantity_value(name, quantity, at)
         huge_pages |= is_huge_page(name)
         cpu_or_memory |= name in _QOS_RESOURCES
     for name, quantity in requests.items():
         at = req_path.key(name)
-        errs += validate_container_resource_name(name, at)
+        errs += name_check(name, at)
         errs += validate_resource_quantity_value(name, quantity, at)
         if name in limits:
             limit = limits[name]
@@ -110,19 +137,32 @@ def validate_container_resource_requirements(requirements: dict | None, claim_na
 
 
 def _validate_claim_names(claims: list | None, pod_claims: set[str], path: Path) -> list[FieldError]:
-    """validateResourceClaimNames."""
+    """validateResourceClaimNames: each claim named, one of pod.spec.resourceClaims, referenced
+    once (a claim as a whole, or each of its requests once, not both)."""
     errs: list[FieldError] = []
     seen: set[str] = set()
     for i, claim in enumerate(claims or ()):
-        name = claim.get("name") or ""
+        claim = claim or {}
+        name, request = claim.get("name") or "", claim.get("request") or ""
+        at = path.index(i)
         if not name:
-            errs.append(FieldError.required(path.index(i)))
+            errs.append(FieldError.required(at))
             continue
         if name in seen:
-            errs.append(FieldError.duplicate(path.index(i), name))
-        seen.add(name)
+            errs.append(FieldError.duplicate(at, name))
+        else:
+            key = name
+            if request:
+                errs += [FieldError.invalid(at.child("request"), request, m) for m in is_dns1123_label(request)]
+                key += "/" + request
+            if key in seen:
+                errs.append(FieldError.duplicate(at, key))
+            elif not request:
+                # Go walks a set here: one error per request of this claim referenced before
+                errs += [FieldError.duplicate(at, name) for k in sorted(seen) if k.startswith(name + "/")]
+            seen.add(key)
         if name not in pod_claims:
             detail = "must be one of the names in pod.spec.resourceClaims"
             detail += " which is empty" if not pod_claims else ": " + ", ".join(sorted(pod_claims))
-            errs.append(FieldError(FieldError.not_found(path.index(i), name).type, path.index(i), name, detail))
+            errs.append(FieldError(FieldError.not_found(at, name).type, at, name, detail))
     return errs

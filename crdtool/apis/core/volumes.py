@@ -1,9 +1,8 @@
 """A pod's volumes as core/validation checks them (kubernetes pkg/apis/core/validation/validation.go,
 1.36): ValidateVolumes, validateVolumeSource (one source per volume) and the checks of the sources
 manifests use (emptyDir, hostPath, secret, configMap, persistentVolumeClaim, downwardAPI, projected,
-nfs, csi, ephemeral's presence and claim name), with the path rules they share; the in-tree storage
-plugins' sources are in apis.core.volume_sources. Not reproduced: an ephemeral volume's claim
-template (ValidatePersistentVolumeClaimTemplate)."""
+nfs, csi, ephemeral with its claim template and claim name), with the path rules they share; the
+in-tree storage plugins' sources are in apis.core.volume_sources."""
 
 from __future__ import annotations
 
@@ -262,8 +261,9 @@ def _service_account_token(token: dict, path: Path, projected_path: Path, allow_
 
 
 def _cluster_trust_bundle(bundle: dict, path: Path) -> list[FieldError]:
-    """A clusterTrustBundle projection: one of name and signerName (the name's and signer name's
-    own forms are not reproduced), a local path."""
+    """A clusterTrustBundle projection: one of name (a ClusterTrustBundle's name, for the signer
+    it names) and signerName (a signer name, with a label selector), a local path."""
+    from crdtool.apis.core.trustbundles import cluster_trust_bundle_name_errors, validate_signer_name
     from crdtool.schema.apimachinery.labelselector import validate_label_selector
 
     errs: list[FieldError] = []
@@ -273,12 +273,15 @@ def _cluster_trust_bundle(bundle: dict, path: Path) -> list[FieldError]:
     elif name is not None:
         if not name:
             errs.append(FieldError.required(path.child("name"), "must be a valid object name"))
+        errs += [FieldError.invalid(path.child("name"), name, f"not a valid clustertrustbundlename: {m}")
+                 for m in cluster_trust_bundle_name_errors(name)]
         if bundle.get("labelSelector") is not None:
             errs.append(FieldError.invalid(path.child("labelSelector"), _selector(bundle["labelSelector"]),
                                            "labelSelector must be unset if name is specified"))
     elif signer is not None:
         if not signer:
             errs.append(FieldError.required(path.child("signerName"), "must be a valid signer name"))
+        errs += validate_signer_name(signer, path.child("signerName"))
         errs += validate_label_selector(bundle.get("labelSelector"), path.child("labelSelector"))
     else:
         errs.append(FieldError.required(path, "either name or signerName must be specified"))
@@ -342,10 +345,12 @@ def _csi(source: dict, path: Path) -> list[FieldError]:
 
 
 def _ephemeral(source: dict, path: Path) -> list[FieldError]:
-    """validateEphemeralVolumeSource: a volumeClaimTemplate (its claim spec is not checked here)."""
+    """validateEphemeralVolumeSource: a volumeClaimTemplate, valid as a claim template."""
+    from crdtool.apis.core.claimtemplate import validate_claim_template
+
     if source.get("volumeClaimTemplate") is None:
         return [FieldError.required(path.child("volumeClaimTemplate"))]
-    return []
+    return validate_claim_template(source["volumeClaimTemplate"], path.child("volumeClaimTemplate"))
 
 
 _SOURCE_CHECKS = {

@@ -58,3 +58,27 @@ def test_without_a_store_nothing_is_written(tmp_path: FsPath) -> None:
     forget()
     outcome(Cache(None), {"replicas": 1})
     assert not any(tmp_path.iterdir())
+
+
+def test_a_rule_over_a_set_list_is_read_back_rewritten_not_compiled_again(tmp_path: FsPath, monkeypatch) -> None:
+    """A set list's `+` is a union: the stored program is the one before that rewrite, and reading it
+    back rewrites it again, as compiling it does."""
+    def set_schema():
+        return new_structural({"type": "object", "properties": {"v": {
+            "type": "array", "maxItems": 10, "x-kubernetes-list-type": "set",
+            "items": {"type": "string", "maxLength": 8},
+            "x-kubernetes-validations": [{"rule": "size(self + ['a']) == size(self)"}]}}})
+
+    def answer(store: Cache | None, value: list[str]) -> list[str]:
+        errs, _ = validate(set_schema(), False, {"v": value}, None, Path.root("spec"), ratcheting=False, store=store)
+        return [str(e) for e in errs]
+
+    values = [["a", "x"], ["x"]]
+    forget()
+    fresh = [answer(None, v) for v in values]
+    assert fresh[0] == [] and fresh[1]  # a union: [a, x] + [a] is [a, x]; [x] + [a] is [x, a]
+    forget()
+    assert [answer(Cache(tmp_path, "a" * 16), v) for v in values] == fresh  # cold: compiled, then stored
+    forget()
+    monkeypatch.setattr(compiler, "_eval_program", lambda *a: (_ for _ in ()).throw(AssertionError("compiled")))
+    assert [answer(Cache(tmp_path, "a" * 16), v) for v in values] == fresh  # warm

@@ -38,8 +38,134 @@ def test_a_field_of_a_builtin_kind() -> None:
         "    Rolling update config params. Present only if DeploymentStrategyType =\n"
         "    RollingUpdate.\n\n"
         "  type\t<string>\n"
+        "  enum: Recreate, RollingUpdate\n"
         '    Type of deployment. Can be "Recreate" or "RollingUpdate". Default is\n'
-        "    RollingUpdate.\n\n\n")
+        "    RollingUpdate.\n"
+        "    \n"
+        "    Possible enum values:\n"
+        '     - `"Recreate"` Kill all existing pods before creating new ones.\n'
+        '     - `"RollingUpdate"` Replace the old ReplicaSets by new one using rolling\n'
+        "    update i.e gradually scale down the old ReplicaSets and scale up the new\n"
+        "    one.\n\n\n")
+
+
+# kubectl 1.36 against a 1.36 apiserver: an enum field explained alone lists its values under ENUM:, and
+# its description ends with the lines openapi-gen builds from the constants of its Go type
+# (k8s.io/api core/v1 PullPolicy, RestartPolicy, ServiceType; apps/v1 DeploymentStrategyType).
+IMAGE_PULL_POLICY = (
+    "KIND:       Pod\nVERSION:    v1\n\n"
+    "FIELD: imagePullPolicy <string>\n"
+    "ENUM:\n    Always\n    IfNotPresent\n    Never\n\n"
+    "DESCRIPTION:\n"
+    "    Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always if\n"
+    "    :latest tag is specified, or IfNotPresent otherwise. Cannot be updated. More\n"
+    "    info: https://kubernetes.io/docs/concepts/containers/images#updating-images\n"
+    "    \n"
+    "    Possible enum values:\n"
+    '     - `"Always"` means that kubelet always attempts to pull the latest image.\n'
+    "    Container will fail If the pull fails.\n"
+    '     - `"IfNotPresent"` means that kubelet pulls if the image isn\'t present on\n'
+    "    disk. Container will fail if the image isn't present and the pull fails.\n"
+    '     - `"Never"` means that kubelet never pulls an image, but only uses a local\n'
+    "    image. Container will fail if the image isn't present\n"
+    "    \n\n")
+RESTART_POLICY = (
+    "KIND:       Pod\nVERSION:    v1\n\n"
+    "FIELD: restartPolicy <string>\n"
+    "ENUM:\n    Always\n    Never\n    OnFailure\n\n"
+    "DESCRIPTION:\n"
+    "    Restart policy for all containers within the pod. One of Always, OnFailure,\n"
+    "    Never. In some contexts, only a subset of those values may be permitted.\n"
+    "    Default to Always. More info:\n"
+    "    https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#restart-policy\n"
+    "    \n"
+    "    Possible enum values:\n"
+    '     - `"Always"`\n'  # constants without a doc comment: the value alone
+    '     - `"Never"`\n'
+    '     - `"OnFailure"`\n'
+    "    \n\n")
+SERVICE_TYPE_VALUES = (
+    "    Possible enum values:\n"
+    '     - `"ClusterIP"` means a service will only be accessible inside the cluster,\n'
+    "    via the cluster IP.\n"
+    '     - `"ExternalName"` means a service consists of only a reference to an\n'
+    "    external name that kubedns or equivalent will return as a CNAME record, with\n"
+    "    no exposing or proxying of any pods involved.\n"
+    '     - `"LoadBalancer"` means a service will be exposed via an external load\n'
+    "    balancer (if the cloud provider supports it), in addition to 'NodePort'\n"
+    "    type.\n"
+    '     - `"NodePort"` means a service will be exposed on one port of every node,\n'
+    "    in addition to 'ClusterIP' type.\n"
+    "    \n\n")
+STRATEGY_TYPE = (
+    DEPLOYMENT_HEADER
+    + "FIELD: type <string>\n"
+    "ENUM:\n    Recreate\n    RollingUpdate\n\n"
+    "DESCRIPTION:\n"
+    '    Type of deployment. Can be "Recreate" or "RollingUpdate". Default is\n'
+    "    RollingUpdate.\n"
+    "    \n"
+    "    Possible enum values:\n"
+    '     - `"Recreate"` Kill all existing pods before creating new ones.\n'
+    '     - `"RollingUpdate"` Replace the old ReplicaSets by new one using rolling\n'
+    "    update i.e gradually scale down the old ReplicaSets and scale up the new\n"
+    "    one.\n"
+    "    \n\n")
+
+
+@pytest.mark.parametrize(("argument", "expected"), [
+    ("pods.spec.containers.imagePullPolicy", IMAGE_PULL_POLICY),
+    ("deploy.spec.template.spec.restartPolicy", DEPLOYMENT_HEADER + RESTART_POLICY.split("\n\n", 1)[1]),
+    ("pods.spec.restartPolicy", RESTART_POLICY),
+    ("deployments.spec.strategy.type", STRATEGY_TYPE),
+])
+def test_an_enum_field_shows_its_values_and_their_descriptions(argument: str, expected: str) -> None:
+    res = run(argument)
+    assert res.exit_code == 0, res.output
+    assert res.stdout == expected
+
+
+def test_a_service_type_lists_its_values() -> None:
+    res = run("svc.spec.type")
+    assert res.stdout.startswith("KIND:       Service\nVERSION:    v1\n\nFIELD: type <string>\n"
+                                 "ENUM:\n    ClusterIP\n    ExternalName\n    LoadBalancer\n    NodePort\n\n"
+                                 "DESCRIPTION:\n    type determines how the Service is exposed.")
+    assert res.stdout.endswith("service-types\n    \n" + SERVICE_TYPE_VALUES)
+
+
+def test_a_field_list_shows_up_to_four_enum_values() -> None:
+    """Under a field's line, `enum:` and four values at most, then `....`."""
+    service = run("svc.spec").stdout
+    assert "  type\t<string>\n  enum: ClusterIP, ExternalName, LoadBalancer, NodePort\n" in service
+    assert "  sessionAffinity\t<string>\n  enum: ClientIP, None\n" in service
+    container = run("pods.spec.containers").stdout
+    assert "  imagePullPolicy\t<string>\n  enum: Always, IfNotPresent, Never\n" in container
+    assert "    stopSignal\t<string>\n    enum: SIGABRT, SIGALRM, SIGBUS, SIGCHLD, ....\n" in run(
+        "pods.spec.containers", "--recursive").stdout
+
+
+def test_int_or_string_and_quantity_fields_show_their_types_descriptions() -> None:
+    """IntOrString and Quantity publish their doc comments (with their OpenAPI v3 shapes): explain
+    prints the field's description, then the type's."""
+    surge = run("deploy.spec.strategy.rollingUpdate.maxSurge").stdout
+    assert surge.endswith(
+        "    time during the update is at most 130% of desired pods.\n"
+        "    IntOrString is a type that can hold an int32 or a string.  When used in JSON\n"
+        "    or YAML marshalling and unmarshalling, it produces or consumes the inner\n"
+        "    type.  This allows you to have, for example, a JSON field that can accept a\n"
+        "    name or number.\n    \n\n")
+    hard = run("ResourceQuota.spec.hard").stdout
+    assert hard.startswith(
+        "KIND:       ResourceQuota\nVERSION:    v1\n\nFIELD: hard <map[string]Quantity>\n\n\n"
+        "DESCRIPTION:\n"
+        "    hard is the set of desired hard limits for each named resource. More info:\n"
+        "    https://kubernetes.io/docs/concepts/policy/resource-quotas/\n"
+        "    Quantity is a fixed-point representation of a number. It provides convenient\n"
+        "    marshaling/unmarshaling in JSON and YAML, in addition to String() and\n"
+        "    AsInt64() accessors.\n    \n    The serialization format is:\n    \n"
+        "    ``` <quantity>        ::= <signedNumber><suffix>\n    \n"
+        '    \t(Note that <suffix> may be empty, from the "" case in <decimalSI>.)\n')
+    assert hard.endswith("    implementors to also use a fixed point implementation.\n    \n\n")
 
 
 def test_a_core_kind_by_short_name_has_no_group_line() -> None:

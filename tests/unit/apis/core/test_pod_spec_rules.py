@@ -147,10 +147,8 @@ CASES = [
      {"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "k8s.io/zone", "whenUnsatisfiable": "DoNotSchedule",
                                      "labelSelector": SEL, "matchLabelKeys": ["/simple"]}]},
      (IV, TSC + "[0].matchLabelKeys[0]"), None),
-    ("TestValidateTopologySpreadConstraints/key exists in both matchLabelKeys and labelSelector",
-     {"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "k8s.io/zone", "whenUnsatisfiable": "DoNotSchedule",
-                                     "labelSelector": SEL, "matchLabelKeys": ["app"]}]},
-     (IV, TSC + "[0].matchLabelKeys[0]"), "exists in both matchLabelKeys and labelSelector"),
+    # ("key exists in both matchLabelKeys and labelSelector": 1.36 finds it only after the selector
+    # merge, see test_pod_resources_and_claims.py)
     ("TestValidateTopologySpreadConstraints/key in MatchLabelKeys is forbidden without labelSelector",
      {"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "k8s.io/zone", "whenUnsatisfiable": "DoNotSchedule",
                                      "matchLabelKeys": ["foo"]}]},

@@ -485,7 +485,8 @@ def test_registry_by_convention() -> None:
     assert package_of("") == "core"
     assert package_of("rbac.authorization.k8s.io") == "rbac"
     assert validation_for("", "Pod") is not None
-    assert validation_for("", "PersistentVolume") is None
+    assert validation_for("", "PersistentVolume") is not None
+    assert validation_for("", "ReplicationController") is None
     assert validation_for("example.invalid", "Thing") is None
 
 

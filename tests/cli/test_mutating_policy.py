@@ -1,5 +1,6 @@
-"""`crdtool validate` with a MutatingAdmissionPolicy: its JSONPatch mutation applied to the custom
-resource before schema validation and the validating policies, which see the mutated object."""
+"""`crdtool validate` with a MutatingAdmissionPolicy: its JSONPatch or ApplyConfiguration mutation
+applied to the custom resource before schema validation and the validating policies, which see the
+mutated object."""
 
 from __future__ import annotations
 
@@ -52,17 +53,102 @@ def test_a_failing_mutation_refuses_with_the_dispatchers_text(tmp_path: Path) ->
     assert "team-required" in res.output and "team-label" not in res.output
 
 
-def test_an_apply_configuration_is_said_not_applied(tmp_path: Path) -> None:
-    apply = tmp_path / "apply.yaml"
-    text = MAP.read_text(encoding="utf-8")
-    start, end = text.index("  - patchType: JSONPatch"), text.index("---", text.index("  - patchType: JSONPatch"))
-    apply.write_text(text[:start] + "  - patchType: ApplyConfiguration\n    applyConfiguration:\n"
-                     "      expression: 'Object{metadata: Object.metadata{labels: {\"example.com/team\": \"x\"}}}'\n"
-                     + text[end:], encoding="utf-8")
-    res = run("validate", "--no-color", "-c", CRD, "--admission", str(apply), CRONTAB)
+TAGGED_CRD = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: tagged.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: tagged, singular: tagged, kind: Tagged}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              tags: {type: array, x-kubernetes-list-type: set, items: {type: string}}
+              args: {type: array, items: {type: string}}
+"""
+TAGGED = """\
+apiVersion: example.com/v1
+kind: Tagged
+metadata: {name: t, namespace: default}
+spec: {tags: [b, a]}
+"""
+APPLY = """\
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: team-apply}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [tagged]}
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: >
+        Object{metadata: Object.metadata{labels: {"example.com/team": "batch"}},
+               spec: Object.spec{tags: ["c", "a"]}}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: team-apply}
+spec: {policyName: team-apply}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: team-required}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [tagged]}
+  validations:
+  - expression: "'example.com/team' in object.metadata.labels && object.spec.tags == ['b', 'c', 'a']"
+    message: needs the team label and the merged tags
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: team-required}
+spec: {policyName: team-required, validationActions: [Deny]}
+"""
+
+
+def _tagged(tmp_path: Path, policies: str) -> tuple[str, str, str]:
+    paths = []
+    for name, text in (("crd.yaml", TAGGED_CRD), ("map.yaml", policies), ("obj.yaml", TAGGED)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        paths.append(str(tmp_path / name))
+    return paths[0], paths[1], paths[2]
+
+
+def test_an_apply_configuration_sets_a_label_and_merges_a_set_seen_by_the_validating_policy(tmp_path: Path) -> None:
+    crd, policies, obj = _tagged(tmp_path, APPLY)
+    res = run("validate", "--format", "json", "-c", crd, "--admission", policies, obj)
+    assert res.exit_code == 0, res.output
+    [result] = json.loads(res.output)["results"]
+    assert result["object"]["metadata"]["labels"] == {"example.com/team": "batch"}
+    assert result["object"]["spec"]["tags"] == ["b", "c", "a"]  # smd's merge: b kept before the shared a
+    without = APPLY.split("---\n", 2)[2]
+    (tmp_path / "vap.yaml").write_text(without, encoding="utf-8")
+    res = run("validate", "--no-color", "-c", crd, "--admission", str(tmp_path / "vap.yaml"), obj)
+    assert res.exit_code == 1 and "needs the team label and the merged tags" in res.output
+
+
+def test_an_apply_configuration_setting_an_atomic_list_is_refused(tmp_path: Path) -> None:
+    crd, policies, obj = _tagged(tmp_path, APPLY.replace('spec: Object.spec{tags: ["c", "a"]}',
+                                                         'spec: Object.spec{args: ["x"]}'))
+    res = run("validate", "--no-color", "-c", crd, "--admission", policies, obj)
     assert res.exit_code == 1, res.output
-    assert ("not checked: MutatingAdmissionPolicy 'team-label' with binding 'team-label-default': crdtool does not "
-            "apply ApplyConfiguration mutations yet") in res.output
+    assert ("policy 'team-apply' with binding 'team-apply' denied request: error applying patch: invalid "
+            "ApplyConfiguration: may not mutate atomic arrays, maps or structs: .spec.args") in res.output
 
 
 def test_kubectl_prints_a_policy_denial_from_its_status_details(tmp_path: Path) -> None:
@@ -76,3 +162,18 @@ def test_kubectl_prints_a_policy_denial_from_its_status_details(tmp_path: Path) 
     assert res.output == ('The crontabs "my-new-cron-object" is invalid: : ValidatingAdmissionPolicy '
                           "'team-required' with binding 'team-required' denied request: "
                           "a CronTab needs the example.com/team label\n")
+
+
+def test_a_bad_mutating_policy_document_is_refused_with_the_apiservers_message(tmp_path: Path) -> None:
+    bad = tmp_path / "map.yaml"
+    bad.write_text(APPLY.split("---\n")[0].replace("operations: [CREATE]", "operations: [DELETE]")
+                   .replace("  reinvocationPolicy: Never\n", ""), encoding="utf-8")
+    res = run("validate", "--format", "kubectl", str(bad))
+    assert res.exit_code == 1, res.output
+    assert res.output == (
+        'The MutatingAdmissionPolicy "team-apply" is invalid: \n'
+        '* spec.matchConstraints.resourceRules.operations: Unsupported value: "DELETE": supported values: "*", '
+        '"CONNECT", "CREATE", "UPDATE"\n'
+        "* spec.reinvocationPolicy: Required value\n")
+    res = run("validate", "--format", "json", str(tmp_path / "map.yaml"))
+    assert json.loads(res.output)["results"][0]["checks"] == "validation"

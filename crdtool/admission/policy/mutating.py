@@ -12,9 +12,10 @@ before run again, and only when the object changed since. A mutation that fails 
 under failurePolicy Fail the request is refused with the first one (`policy 'P' with binding 'B'
 denied request: ...`), under Ignore it is dropped.
 
-crdtool applies JSONPatch mutations to custom resources. What it cannot apply (ApplyConfiguration,
-the mutations of a policy matching a built-in kind or another version of the resource) is a note:
-the object checked afterwards is the object without that mutation.
+crdtool applies JSONPatch and ApplyConfiguration mutations to custom resources (an ApplyConfiguration
+merged by the types of the CRD version's published schema). What it cannot apply (the mutations of a
+policy matching a built-in kind or another version of the resource, an expression its CEL rewrite
+cannot reproduce) is a note: the object checked afterwards is the object without that mutation.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from crdtool.admission.policy.dispatcher import PolicySet, _activation, _exempt,
 from crdtool.admission.policy.matching import NamespaceUnknown, SelectorError, match_resources
 from crdtool.admission.policy.model import GROUP, Binding, Policy, default_binding, default_policy
 from crdtool.admission.policy.patchers import MutationError, Mutator, Unsupported, compile_mutator
+from crdtool.admission.policy.smd import types_for_custom_resource
 from crdtool.admission.policy.stage import policy_set
 from crdtool.model.gofmt import go_quote
 from crdtool.model.jsonvalue import deep_equal, json_copy
@@ -173,8 +175,11 @@ class MutatingPolicyStage:
             if compiled is not None:
                 verdict.notes.extend(_note(policy, binding, n) for n in
                                      conditions.mutation_cost_notes(compiled, activation, variables))
+            resource = attributes.resource
             try:
-                patched = mutator.apply(index, attributes.object, activation, variables)
+                types = types_for_custom_resource(resource.group, resource.version, resource.kind, attributes.schema) \
+                    if mutator.mutations[index].patch_type == "ApplyConfiguration" else None
+                patched = mutator.apply(index, attributes.object, activation, variables, types)
             except Unsupported as err:
                 verdict.notes.append(_note(policy, binding, str(err)))
                 continue

@@ -7,7 +7,9 @@ mutation's expression with the patch types (`JSONPatch`, `Object...`), which mus
 
 A JSONPatch mutation's operations are applied as evanphx/json-patch v4 applies them
 (crdtool.admission.jsonpatch, the webhooks' patch); a failed `test` operation leaves the object as it
-was. An ApplyConfiguration is not applied here: `Unsupported` says so, and the caller notes it.
+was. An ApplyConfiguration's Object (its type names checked against its field path first) is merged
+into the object with structured-merge semantics (crdtool.admission.policy.smd, patch/smd.go): that
+needs the kind's types, which the caller has for custom resources only.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from google.protobuf import json_format  # type: ignore[import-untyped]
 
 from crdtool.admission import jsonpatch
+from crdtool.admission.policy import smd
 from crdtool.admission.policy.model import Policy
 from crdtool.admission.policy.objects import (
     ConstructionError,
@@ -70,9 +73,9 @@ class Mutator:
         return variables, (decisions[0] if decisions else None), False
 
     def apply(self, index: int, obj: dict[str, Any], activation: dict[str, Any],
-              variables: dict[str, celadm.Evaluation]) -> dict[str, Any]:
-        """Mutation `index` applied to `obj` (a new object; `obj` is not changed). Raises MutationError,
-        Unsupported."""
+              variables: dict[str, celadm.Evaluation], types: smd.Types | None = None) -> dict[str, Any]:
+        """Mutation `index` applied to `obj` (a new object; `obj` is not changed), an ApplyConfiguration
+        by the kind's `types`. Raises MutationError, Unsupported."""
         mutation = self.mutations[index]
         if mutation.unsupported or mutation.compiled is None:
             raise Unsupported(mutation.unsupported or f"its mutation {index} has no expression")
@@ -81,13 +84,15 @@ class Mutator:
             raise MutationError(compiled.error)
         if compiled.unsupported:
             raise Unsupported("a mutation expression is nested deeper than crdtool's CEL runtime evaluates")
-        if mutation.patch_type != "JSONPatch":
-            raise Unsupported("crdtool does not apply ApplyConfiguration mutations yet")
+        if mutation.patch_type != "JSONPatch" and types is None:
+            raise Unsupported("crdtool applies ApplyConfiguration mutations to custom resources only")
         outcome = celadm.evaluate(compiled, activation, variables)
         if outcome.unsupported:
             raise Unsupported(f"mutation '{compiled.expression}' {outcome.unsupported}")
         if outcome.error is not None:
             raise MutationError(outcome.error)
+        if types is not None and mutation.patch_type != "JSONPatch":
+            return _apply_configuration(outcome.value, obj, types)
         operations: list[dict[str, Any] | None] = [_operation(op) for op in outcome.value or []]
         try:
             return dict(jsonpatch.apply(operations, obj))
@@ -95,6 +100,21 @@ class Mutator:
             if str(err).endswith(": test failed"):
                 return obj  # a failed test operation: the patch is not applied
             raise MutationError(f"JSON Patch: {err}") from None
+
+
+def _apply_configuration(value: Any, obj: dict[str, Any], types: smd.Types) -> dict[str, Any]:
+    """applyConfigPatcher.Patch after the evaluation: the Object's type names checked, then merged.
+    The Object's values go in as CEL gave them (no JSON round trip, unlike a JSONPatch's)."""
+    try:
+        configuration = object_value(value)
+    except ConstructionError as err:
+        raise MutationError(f"type mismatch: {err}") from None
+    if not isinstance(configuration, dict):
+        raise MutationError(f"invalid return type: {type(configuration).__name__}")
+    try:
+        return smd.apply(types, obj, configuration)
+    except smd.ApplyError as err:
+        raise MutationError(f"error applying patch: {err}") from None
 
 
 def _operation(message: Any) -> dict[str, Any]:

@@ -113,8 +113,7 @@ def validate_binding(obj: dict[str, Any]) -> list[FieldError]:
         errs += _param_ref(ref, path.child("paramRef"))
     match = spec.get("matchResources")
     if isinstance(match, dict):
-        # the apiserver's own spelling of the path
-        errs += _match_resources(match, path.child("matchResouces"))
+        errs += _match_resources(match, path.child("matchResources"))
     errs += _validation_actions(spec.get("validationActions"), path.child("validationActions"))
     return errs
 
@@ -301,6 +300,8 @@ def _variable(variable: dict[str, Any], compiler: celadm.AdmissionCompiler, path
     expression = str(variable.get("expression") or "")
     if not go_trim_space(expression):
         errs.append(FieldError.required(path.child("expression"), "expression is not specified"))
+    elif errs:
+        pass  # a name that is no identifier cannot be declared here: the expression is not compiled
     else:
         errs += _cel_error(path.child("expression"), expression, compiler.compile_variable(name, expression))
     return errs

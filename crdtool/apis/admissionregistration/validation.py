@@ -1,7 +1,8 @@
 """admissionregistration.k8s.io's validation (kubernetes pkg/apis/admissionregistration/validation)
 for the kinds crdtool reproduces: ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding,
-whose checks live with the policies' evaluation (crdtool.admission.policy.validation), and the
-webhook configurations (apis.admissionregistration.webhooks).
+MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding, whose checks live with the policies'
+evaluation (crdtool.admission.policy.validation, .mutating_validation), and the webhook
+configurations (apis.admissionregistration.webhooks).
 """
 
 from __future__ import annotations
@@ -36,8 +37,37 @@ def _binding(obj: dict) -> list[FieldError]:
     return validate_binding(obj)
 
 
+def _unchanged_match_conditions(new: dict, old: dict) -> bool:
+    """ignore...AdmissionPolicyMatchConditions: neither paramKind nor matchConditions changed."""
+    from crdtool.model.jsonvalue import deep_equal
+
+    new_spec, old_spec = new.get("spec") or {}, old.get("spec") or {}
+    return all(deep_equal(new_spec.get(k), old_spec.get(k)) for k in ("paramKind", "matchConditions"))
+
+
+def _mutating_policy(obj: dict) -> list[FieldError]:
+    from crdtool.admission.policy.mutating_validation import validate_mutating_policy
+
+    return validate_mutating_policy(obj)
+
+
+def _mutating_policy_update(new: dict, old: dict) -> list[FieldError]:
+    """ValidateMutatingAdmissionPolicyUpdate: as the validating policy's."""
+    from crdtool.admission.policy.mutating_validation import validate_mutating_policy
+
+    return validate_mutating_policy(new, ignore_match_conditions=_unchanged_match_conditions(new, old))
+
+
+def _mutating_binding(obj: dict) -> list[FieldError]:
+    from crdtool.admission.policy.mutating_validation import validate_mutating_binding
+
+    return validate_mutating_binding(obj)
+
+
 VALIDATORS = {
     "ValidatingAdmissionPolicy": KindValidation(_policy, _policy_update),
     "ValidatingAdmissionPolicyBinding": KindValidation(_binding),
+    "MutatingAdmissionPolicy": KindValidation(_mutating_policy, _mutating_policy_update),
+    "MutatingAdmissionPolicyBinding": KindValidation(_mutating_binding),
     **WEBHOOK_VALIDATORS,
 }

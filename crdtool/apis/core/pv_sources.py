@@ -60,7 +60,7 @@ def _check(source: str) -> Check:
                              "storageos": _storageos, "csi": _csi, "local": _local}
     if source in own:
         return own[source]
-    shared = volumes._SOURCE_CHECKS.get(source)  # the pod volume's hostPath and nfs checks
+    shared = volumes.SOURCE_CHECKS.get(source)  # the pod volume's hostPath and nfs checks
     return shared if shared is not None else volume_sources.PLUGIN_CHECKS[source]
 
 
@@ -84,7 +84,7 @@ def _glusterfs(source: dict, path: Path) -> list[FieldError]:
 
 def _iscsi_name_format(value: str, path: Path) -> list[FieldError]:
     """The iqn/eui/naa form of a PV's IQN and initiator name (every failure "must be valid format")."""
-    return volume_sources._iqn_format(value, path, "must be valid format")
+    return volume_sources.iqn_format(value, path, "must be valid format")
 
 
 def _iscsi(source: dict, pv_name: str, path: Path) -> list[FieldError]:
@@ -148,16 +148,6 @@ def _storageos(source: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def validate_csi_driver_name(driver: str, path: Path) -> list[FieldError]:
-    """ValidateCSIDriverName: required, at most 63 characters, lower-cased a DNS subdomain."""
-    errs: list[FieldError] = []
-    if not driver:
-        errs.append(FieldError.required(path))
-    if len(driver) > 63:
-        errs.append(FieldError.too_long(path, 63))
-    return errs + [FieldError.invalid(path, driver, m) for m in is_dns1123_subdomain(driver.lower())]
-
-
 def _secret_reference(ref: dict, path: Path) -> list[FieldError]:
     """validatePVSecretReference: a name (DNS subdomain) and a namespace (DNS label)."""
     errs: list[FieldError] = []
@@ -175,7 +165,7 @@ def _secret_reference(ref: dict, path: Path) -> list[FieldError]:
 
 def _csi(source: dict, path: Path) -> list[FieldError]:
     """validateCSIPersistentVolumeSource: a driver name, a volume handle, full secret references."""
-    errs = validate_csi_driver_name(source.get("driver") or "", path.child("driver"))
+    errs = volumes.validate_csi_driver_name(source.get("driver") or "", path.child("driver"))
     errs += _required(source, ("volumeHandle",), path)
     for ref in ("controllerPublishSecretRef", "controllerExpandSecretRef", "nodePublishSecretRef",
                 "nodeExpandSecretRef"):

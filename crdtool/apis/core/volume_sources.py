@@ -51,7 +51,7 @@ def _aws_ebs(source: dict, path: Path) -> list[FieldError]:
     return _required(source, ("volumeID",), path) + _partition(source, path)
 
 
-def _iqn_format(value: str, path: Path, prefix_message: str) -> list[FieldError]:
+def iqn_format(value: str, path: Path, prefix_message: str) -> list[FieldError]:
     """The iSCSI qualified name's form: iqn, eui or naa."""
     if not value.startswith(("iqn", "eui", "naa")):
         return [FieldError.invalid(path, value, prefix_message)]
@@ -66,7 +66,7 @@ def _iscsi(source: dict, path: Path) -> list[FieldError]:
     if not iqn:
         errs.append(FieldError.required(path.child("iqn")))
     else:
-        errs += _iqn_format(iqn, path.child("iqn"), "must be valid format starting with iqn, eui, or naa")
+        errs += iqn_format(iqn, path.child("iqn"), "must be valid format starting with iqn, eui, or naa")
     lun = source.get("lun") or 0
     if not 0 <= lun <= 255:
         errs.append(FieldError.invalid(path.child("lun"), lun, _LUN_RANGE))
@@ -78,7 +78,7 @@ def _iscsi(source: dict, path: Path) -> list[FieldError]:
         if not initiator.startswith(("iqn", "eui", "naa")):
             errs.append(FieldError.invalid(at, initiator, "must be valid format starting with iqn, eui, or naa"))
         else:
-            errs += _iqn_format(initiator, at, "")
+            errs += iqn_format(initiator, at, "")
     return errs
 
 

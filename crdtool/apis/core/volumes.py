@@ -13,7 +13,7 @@ from crdtool.apis.core.pods import PodValidationOptions
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.gofmt import GoStruct, go_quote
 from crdtool.model.path import Path
-from crdtool.schema.apimachinery.names import name_is_dns_subdomain
+from crdtool.schema.apimachinery.names import is_dns1123_subdomain, name_is_dns_subdomain
 
 FILE_MODE_ERROR = "must be a number between 0 and 0777 (octal), both inclusive"
 _MORE_THAN_ONE = "may not specify more than 1 volume type"
@@ -74,7 +74,7 @@ def validate_volume_source(volume: dict, path: Path, name: str, opts: PodValidat
             errs.append(FieldError.forbidden(path.child(_FORBIDDEN_AT.get(source, source)), _MORE_THAN_ONE))
         else:
             count += 1
-            check = _SOURCE_CHECKS.get(source) or plugins.PLUGIN_CHECKS.get(source)
+            check = SOURCE_CHECKS.get(source) or plugins.PLUGIN_CHECKS.get(source)
             if source == "image":
                 check = plugins.image_check(opts.resource_is_pod)
             if check is not None:
@@ -322,17 +322,19 @@ def _nfs(source: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _csi(source: dict, path: Path) -> list[FieldError]:
-    """validateCSIVolumeSource: ValidateCSIDriverName, and a named nodePublishSecretRef."""
-    from crdtool.schema.apimachinery.names import is_dns1123_subdomain, name_is_dns_subdomain
-
-    driver = source.get("driver") or ""
+def validate_csi_driver_name(driver: str, path: Path) -> list[FieldError]:
+    """ValidateCSIDriverName: required, at most 63 characters, lower-cased a DNS subdomain."""
     errs: list[FieldError] = []
     if not driver:
-        errs.append(FieldError.required(path.child("driver")))
+        errs.append(FieldError.required(path))
     if len(driver) > 63:
-        errs.append(FieldError.too_long(path.child("driver"), 63))
-    errs += [FieldError.invalid(path.child("driver"), driver, m) for m in is_dns1123_subdomain(driver.lower())]
+        errs.append(FieldError.too_long(path, 63))
+    return errs + [FieldError.invalid(path, driver, m) for m in is_dns1123_subdomain(driver.lower())]
+
+
+def _csi(source: dict, path: Path) -> list[FieldError]:
+    """validateCSIVolumeSource: ValidateCSIDriverName, and a named nodePublishSecretRef."""
+    errs = validate_csi_driver_name(source.get("driver") or "", path.child("driver"))
     ref = source.get("nodePublishSecretRef")
     if ref is not None:
         ref_name = ref.get("name") or ""
@@ -353,7 +355,7 @@ def _ephemeral(source: dict, path: Path) -> list[FieldError]:
     return validate_claim_template(source["volumeClaimTemplate"], path.child("volumeClaimTemplate"))
 
 
-_SOURCE_CHECKS = {
+SOURCE_CHECKS = {
     "emptyDir": _empty_dir, "hostPath": _host_path, "secret": _secret, "configMap": _config_map,
     "persistentVolumeClaim": _claim, "nfs": _nfs, "csi": _csi, "ephemeral": _ephemeral,
     "downwardAPI": _downward_api, "projected": validate_projected,

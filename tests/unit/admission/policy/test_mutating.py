@@ -174,12 +174,12 @@ def test_compile_errors(expression: str, error: str) -> None:
     assert str(err.value) == error
 
 
-def test_an_apply_configuration_is_not_applied_but_said() -> None:
+def test_an_apply_configuration_without_the_kinds_types_is_said_not_applied() -> None:
     policy = Policy("p", {"mutations": [{"patchType": "ApplyConfiguration", "applyConfiguration": {
         "expression": "Object{spec: Object.spec{replicas: 2}}"}}]})
     mutator = compile_mutator(policy)
     assert mutator.mutations[0].compiled is not None and not mutator.mutations[0].compiled.error
-    with pytest.raises(Unsupported, match="ApplyConfiguration"):
+    with pytest.raises(Unsupported, match="ApplyConfiguration mutations to custom resources only"):
         mutator.apply(0, _deployment(), {}, {})
 
 

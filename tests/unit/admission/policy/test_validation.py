@@ -108,7 +108,7 @@ BINDING_CASES = [
     ("param-ref-action", binding(paramRef={"name": "x"}),
      ["spec.paramRef.parameterNotFoundAction: Required value"]),
     ("match-resources-path", binding(matchResources={"matchPolicy": "Sometimes"}),
-     ['spec.matchResouces.matchPolicy: Unsupported value: "Sometimes": supported values: "Equivalent", "Exact"']),
+     ['spec.matchResources.matchPolicy: Unsupported value: "Sometimes": supported values: "Equivalent", "Exact"']),
 ]
 
 

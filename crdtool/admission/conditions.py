@@ -24,7 +24,7 @@ from typing import Any
 from crdtool.admission.chain import Attributes, JSONObject, Resource
 from crdtool.admission.request import admission_request
 
-__all__ = ["compile_condition", "evaluate"]
+__all__ = ["compile_condition", "cost_notes", "evaluate"]
 
 
 @cache
@@ -57,17 +57,33 @@ def _one(expression: str, activation: dict[str, Any]) -> tuple[bool, str | None,
     return outcome.value is False, None, None
 
 
+def cost_notes(expressions: list[str], activation: dict[str, Any]) -> list[str]:
+    """What crdtool cannot tell of the conditions' cost limits on this request: each call's, and the
+    budget of all of them (RuntimeCELCostBudgetMatchConditions)."""
+    from crdtool.cel import admission_cost
+
+    costs = admission_cost.CostCheck(admission_cost.ValueSizes(activation))
+    compiled = [("matchCondition", compile_condition(e)) for e in expressions]
+    return costs.evaluation("matchConditions", compiled, admission_cost.MATCH_CONDITIONS_BUDGET)[1]
+
+
 def evaluate(conditions: Any, attributes: Attributes, invoked: Resource, obj: JSONObject | None,
-             old: JSONObject | None, failure_policy: str) -> tuple[str | None, bool, str]:
+             old: JSONObject | None, failure_policy: str, notes: list[str] | None = None,
+             who: str = "") -> tuple[str | None, bool, str]:
     """(the error under failurePolicy Fail, or None; whether the conditions match; the first condition
     crdtool cannot evaluate, as `matchCondition 'X' WHY`, "" when none: then there is no match) of a
-    webhook that matched the request as `invoked`, whose object and old object it gets as `obj` and `old`."""
+    webhook that matched the request as `invoked`, whose object and old object it gets as `obj` and `old`.
+    Where the conditions may exceed the apiserver's cost limits, a note on `who` (the webhook) goes to
+    `notes`."""
     request = admission_request(attributes, invoked, attributes.resource)
     activation = {"object": obj, "oldObject": old, "request": request, "namespaceObject": None, "params": None}
+    expressions = [str(c.get("expression") or "") if isinstance(c, dict) else ""
+                   for c in (conditions if isinstance(conditions, list) else [])]
+    if notes is not None:
+        notes.extend(f"not checked: {who}: {note}" for note in cost_notes(expressions, activation))
     errors: list[str] = []
     undecided = ""
-    for condition in conditions if isinstance(conditions, list) else []:
-        expression = str((condition.get("expression") if isinstance(condition, dict) else None) or "")
+    for expression in expressions:
         is_false, error, unsupported = _one(expression, activation)
         if is_false:
             return None, False, ""

@@ -448,7 +448,8 @@ def _should_call(hook: Webhook, attributes: Attributes, verdict: Verdict, versio
         except _CannotConvert as err:
             verdict.notes.append(_cannot_convert(hook, attributes, str(err)))
             return None
-        problem, matched, undecided = evaluate(conditions, attributes, invoked, obj, old, hook.failure_policy)
+        problem, matched, undecided = evaluate(conditions, attributes, invoked, obj, old, hook.failure_policy,
+                                               verdict.notes, f"{hook.source}: webhook {go_quote(hook.name)}")
         if undecided:
             verdict.notes.append(f"{hook.source}: not checked: webhook {go_quote(hook.name)}: {undecided}, so "
                                  "crdtool did not call it")

@@ -10,6 +10,8 @@ client.go and error.go; configuration/*_webhook_manager.go):
   matches the request (operation, group, version, resource/subresource with `*`, scope), or with
   matchPolicy Equivalent (the default) one of them matches another served version of the resource
   (the webhook then gets the object in that version), and its matchConditions (CEL) are all true.
+  A condition crdtool cannot evaluate (the authorizer) leaves the match undecided: unless another
+  is false, the webhook is not called and a note says it was not checked, as for a policy.
 * Dry run: a webhook whose sideEffects is not None or NoneOnDryRun is not called: the request fails
   with `admission webhook "X" does not support dry run`.
 * The call: an AdmissionReview (the first of admissionReviewVersions the apiserver knows) POSTed by
@@ -446,7 +448,11 @@ def _should_call(hook: Webhook, attributes: Attributes, verdict: Verdict, versio
         except _CannotConvert as err:
             verdict.notes.append(_cannot_convert(hook, attributes, str(err)))
             return None
-        problem, matched = evaluate(conditions, attributes, invoked, obj, old, hook.failure_policy)
+        problem, matched, undecided = evaluate(conditions, attributes, invoked, obj, old, hook.failure_policy,
+                                               verdict.notes, f"{hook.source}: webhook {go_quote(hook.name)}")
+        if undecided:
+            verdict.notes.append(f"{hook.source}: not checked: webhook {go_quote(hook.name)}: {undecided}, so "
+                                 "crdtool did not call it")
         if problem is not None:
             group = attributes.resource.group
             qualified = attributes.resource.resource + (f".{group}" if group else "")

@@ -6,7 +6,8 @@ defaulter-gen writes, per kind, a walk over the Go type that calls at every stru
 order: a non-pointer struct is always visited (a Deployment without a template still gets its pod
 spec's defaults), a pointer, list or map only when present. `walk` is that walk over the types of
 crdtool/data; the hand-written functions are in crdtool/apis/<group>/defaults.py, registered by the
-OpenAPI name of the type they take.
+OpenAPI name of the type they take (a named map type, which has no definition of its own, by its Go
+type as the data spells it: `v1.ResourceList`).
 
 Paths of what was set are rendered as the custom-resource path renders them (`spec.replicas`,
 `spec.template.spec.containers[0].imagePullPolicy`).
@@ -107,6 +108,8 @@ def walk(obj: dict, definition: str, at: str, done: Defaulted, registry: dict[st
                 walk(fresh, ref, _child(at, name), done, registry, visiting)
                 if fresh:
                     obj[name] = fresh
+        elif kind == "map" and f.get("go") in registry and isinstance(obj.get(name), dict):
+            registry[f["go"]](obj[name], done, _child(at, name))  # a named map type's SetDefaults_
         elif kind in ("slice", "map") and f["e"]["k"] == "ref" and isinstance(obj.get(name), (list, dict)):
             ref = f["e"]["ref"]
             if "fields" not in openapi.definition(ref):

@@ -116,7 +116,7 @@ def _validate(obj: dict[str, Any], live: dict[str, Any] | None, kind: BuiltinKin
         if validation is not None:
             errors += validation.create(prepared)
         return errors, prepared
-    prepared, stored = prepare_for_update(obj, live, ctx)
+    prepared, stored = prepare_for_update(obj, live, ctx, content_generation=False)  # the kinds' rules differ
     errors = validate_object_meta_update(prepared["metadata"], stored["metadata"], Path.root("metadata"))
     errors += _kube_finalizer_names(prepared["metadata"])
     if validation is not None:

@@ -179,3 +179,23 @@ def quantity_sign(text: str | int | float) -> int:
     """Quantity.Sign(): -1, 0 or 1."""
     v = quantity_value(text)
     return (v > 0) - (v < 0)
+
+
+
+def round_up_to_milli(text: str | int | float) -> str | None:
+    """Quantity.RoundUp(-3) as SetDefaults_ResourceList applies it: a quantity finer than a thousandth
+    is rounded away from zero to the next thousandth and written again by Quantity.String() in its
+    format (`1n` is `1m`, `2500u` is `3m`, `1e-5` is `1e-3`); None when it is whole thousandths."""
+    value = quantity_value(text)
+    thousandths = value * 1000
+    if thousandths.denominator == 1:
+        return None
+    rounded = -(-abs(thousandths) // 1) * (1 if value > 0 else -1)
+    suffix = _scan(text)[3] if isinstance(text, str) else ""
+    if suffix in _BINARY and rounded % 1000 == 0:
+        whole = abs(rounded) // 1000 * 5**10  # in units of 1/10**10 Ki: 1/1024 is 5**10/10**10
+        sign = "-" if rounded < 0 else ""
+        return canonical(f"{sign}{whole // 10**10}.{whole % 10**10:010d}Ki")
+    if suffix in _DECIMAL or suffix in _BINARY:
+        return canonical(f"{rounded}m")
+    return canonical(f"{rounded}e-3")

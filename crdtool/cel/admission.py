@@ -27,6 +27,7 @@ from cel_expr_python import cel
 from google.protobuf import descriptor_pb2
 
 from crdtool.cel import environment, library
+from crdtool.cel.checked_ast import CheckedAst, decode
 from crdtool.cel.compiler import TooDeepError, check_expression
 from crdtool.cel.depth import parser_limit_error
 from crdtool.cel.errors import go_runtime_error
@@ -34,7 +35,7 @@ from crdtool.cel.protos import SchemaTypes, build_schema_types
 from crdtool.cel.types import DeclField, DeclType
 
 __all__ = ["BOOL", "NULL", "STRING", "ANY", "AdmissionCompiler", "Compiled", "Evaluation", "PatchTypes",
-           "Variable", "cel_go_type_name", "eval_env"]
+           "Variable", "cel_go_type_name", "eval_env", "reads_variable"]
 
 #: The return types an expression kind allows (ExpressionAccessor.ReturnTypes).
 BOOL, STRING, NULL, ANY = "bool", "string", "null_type", "any"
@@ -74,6 +75,11 @@ class Compiled:
     #: The evaluation environment when not the common one (a mutation's, with its patch types).
     env: Any = field(default=None, repr=False)
     _program: Any = field(default=None, repr=False)
+    #: The checked expression, serialized (decoded for the cost estimate only when asked).
+    _checked: bytes = field(default=b"", repr=False)
+    _ast: Any = field(default=None, repr=False)
+    #: Its cost over values of at most N elements each, by N (crdtool.cel.admission_cost).
+    cost_bounds: dict[int, int] = field(default_factory=dict, repr=False)
 
     def program(self) -> Any:
         if self._program is None:
@@ -82,6 +88,12 @@ class Compiled:
 
     def eval_env(self) -> cel.Env:
         return self.env if self.env is not None else _eval_env()
+
+    def ast(self) -> CheckedAst | None:
+        """The checked tree the cost estimate walks (None when the expression did not compile)."""
+        if self._ast is None and self._checked:
+            self._ast = decode(self._checked)
+        return self._ast
 
 
 class PatchTypes(Protocol):
@@ -221,6 +233,7 @@ class AdmissionCompiler:
                             f"must evaluate to one of [{' '.join(returns)}] but got {output}")
             return result
         result.output = _decl_type(checked.return_type())
+        result._checked = checked.serialize()
         result.uses_authorizer = authorizer and _reads_authorizer(expression)
         return result
 
@@ -282,7 +295,7 @@ def evaluate(compiled: Compiled, activation: Mapping[str, Any],
     values: dict[str, Any] = {}
     text = compiled.text
     for name, outcome in (variables or {}).items():
-        if outcome.unsupported and _reads_variable(text, name):
+        if outcome.unsupported and reads_variable(text, name):
             return Evaluation(unsupported=f"reads variable '{name}', which {outcome.unsupported}")
         if outcome.error is not None:
             text = _fail_reads(text, name, outcome.error)
@@ -313,7 +326,8 @@ def variable_failure(name: str, compiled: Compiled, outcome: Evaluation) -> str:
     return f'composited variable "{name}" fails to evaluate: {detail}'
 
 
-def _reads_variable(text: str, name: str) -> bool:
+def reads_variable(text: str, name: str) -> bool:
+    """Whether an expression's text reads `variables.<name>` (outside string literals)."""
     return re.search(rf"\bvariables\s*\.\s*{re.escape(name)}\b", _STRING_LITERAL.sub('""', text)) is not None
 
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Protocol
 
 from crdtool.cel.checked_ast import CheckedAst, Node
 from crdtool.cel.types import DeclType
 
-__all__ = ["Cost", "estimate"]
+__all__ = ["Cost", "PathSizes", "estimate", "estimate_over"]
 
 MAX = (1 << 64) - 1
 STRING_TRAVERSAL = 0.1
@@ -73,6 +74,19 @@ UNKNOWN = Cost(0, MAX)
 _FORMAT_REGEX_COST = Cost(32, 32)  # MaxNameFormatRegexSize (128) x the regex length factor (0.25)
 
 
+class PathSizes(Protocol):
+    """The sizes of the values an expression reads, by field path from a variable (`object`, `spec`,
+    `@items`): what the schema gives a rule, taken from the values themselves for admission."""
+
+    def at(self, path: tuple[str, ...]) -> Cost | None:
+        """The [smallest, largest] size of the values at `path`, or None when its root is not a variable."""
+        ...
+
+    def unknown(self) -> Cost:
+        """The size of a value computed in a way the estimator does not follow."""
+        ...
+
+
 def estimate(ast: CheckedAst, self_type: DeclType) -> Cost:
     """The estimated cost of one evaluation of a rule whose `self` (and `oldSelf`) have `self_type`."""
     return estimate_with_largest(ast, self_type)[0]
@@ -90,10 +104,21 @@ def estimate_with_largest(ast: CheckedAst, self_type: DeclType) -> tuple[Cost, s
     return coster.cost(root), coster.largest_path
 
 
+def estimate_over(ast: CheckedAst, sizes: PathSizes) -> Cost:
+    """The cost of one evaluation of an expression over values whose sizes `sizes` gives (an admission
+    expression, whose variables are `dyn`). Every field selection is charged, as cel-go's runtime
+    charges each qualifier, where the static estimate charges none on `dyn`: with sizes that bound
+    the values' own, the estimate bounds what the runtime would count."""
+    return _Coster(ast, None, sizes).cost(ast.root)
+
+
 class _Coster:
-    def __init__(self, ast: CheckedAst, self_type: DeclType) -> None:
+    def __init__(self, ast: CheckedAst, self_type: DeclType | None, path_sizes: PathSizes | None = None) -> None:
         self.ast = ast
         self.self_type = self_type
+        self.path_sizes = path_sizes
+        self._selectable = ("map", "message", "type_param", "dyn") if path_sizes is not None \
+            else ("map", "message", "type_param")
         self.paths: dict[int, tuple[str, ...]] = {}
         self.sizes: dict[int, Cost] = {}
         self.largest_path, self._largest = "", -1  # the schema size that weighed most, and its path
@@ -111,7 +136,9 @@ class _Coster:
         estimated = self.path_size(node)
         if estimated is not None:
             return estimated
-        return ONE if self.ast.type_kind(node) in _SCALAR_KINDS else UNKNOWN
+        if self.ast.type_kind(node) in _SCALAR_KINDS:
+            return ONE
+        return self.path_sizes.unknown() if self.path_sizes is not None else UNKNOWN
 
     def computed_size(self, node: Node) -> Cost | None:
         if node.id in self.sizes:
@@ -132,7 +159,11 @@ class _Coster:
         path = self.paths.get(node.id)
         if not path:
             return None
+        if self.path_sizes is not None:
+            return self.path_sizes.at(path)
         current = self.self_type
+        if current is None:
+            return None
         for name in path[1:]:
             if name in ("@items", "@values"):
                 current = current.elem_type
@@ -230,7 +261,7 @@ class _Coster:
         total = self.cost(node.target)
         if node.test_only:
             return total  # has(): the apiserver counts presence tests as free
-        if self.ast.type_kind(node.target) in ("map", "message", "type_param"):
+        if self.ast.type_kind(node.target) in self._selectable:
             total = total + ONE
         base = self.paths.get(node.target.id)
         if base is not None:

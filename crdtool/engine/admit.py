@@ -7,10 +7,20 @@ order of kube-apiserver's AllOrderedPlugins): the body decoded (pruned, defaulte
 the request namespace checked, then the mutating plugins (`Chain.admit`: each webhook's patch
 followed by the CRD's defaulting, mutating/dispatcher.go's ObjectDefaulter, the CRD handler's
 unstructuredDefaulter), then the strategy's validation (schema, CEL), then the validating plugins
-(`Chain.validate`: the store's createValidation/updateValidation). What is stored is the object
+(`Chain.validate`: the store's createValidation/updateValidation) on the object as the strategy's
+PrepareForCreate/PrepareForUpdate left it (`prepared`). What is stored is the object
 encoded by the storage codec, which prunes what a webhook added outside the schema and defaults
 again (apiextensions customresource_handler.go: schemaCoercingConverter, unstructuredDefaulter; a
 dry run goes through the same encoding, DryRunnableStorage.copyInto).
+
+What admission sees lacks metadata.managedFields. The apiserver's field manager sets it before the
+mutating plugins (create.go/update.go: FieldManager.UpdateNoErrors, the manager kubectl names:
+`kubectl-client-side-apply` for `kubectl apply`, `kubectl-create` for `kubectl create`; operation
+Update, the apiVersion, the request's time, fieldsType FieldsV1 and every field set, in
+structured-merge-diff's format by the type's merge schema, merged with the stored object's on an
+update). The time is the request's own, so no entry can be given exactly: crdtool leaves
+managedFields out (webhooks and policies do not see it), as it leaves out the uid and
+creationTimestamp the store fills in before the validating plugins (FillObjectMetaSystemFields).
 
 A webhook or policy that matches only another served version of a custom resource (matchPolicy
 Equivalent) gets the object converted by the CRD's converter as the request scope's convertor runs
@@ -42,7 +52,7 @@ from crdtool.model.jsonvalue import json_copy
 if TYPE_CHECKING:
     from crdtool.model.discovery import BuiltinKind
 
-__all__ = ["BuiltinAdmission", "attributes", "record", "stored"]
+__all__ = ["BuiltinAdmission", "attributes", "prepared", "record", "stored"]
 
 
 def _meta(obj: Any) -> dict[str, Any]:
@@ -138,6 +148,17 @@ def record(verdict: Verdict, result: Result) -> bool:
     result.code = verdict.status.code
     result.status_details = verdict.status.details
     return False
+
+
+def prepared(obj: JSONObject, old: JSONObject | None, served: ServedVersion) -> JSONObject:
+    """The object validating admission gets: as the strategy prepared it in BeforeCreate/BeforeUpdate
+    (status dropped or kept from the stored object with the status subresource, generation 1 or
+    bumped), since the store runs createValidation/updateValidation after them."""
+    from crdtool.schema.customresource import strategy
+
+    if old is None:
+        return strategy.prepare_for_create(obj, served.context)
+    return strategy.prepare_for_update(obj, old, served.context)[0]
 
 
 def stored(obj: JSONObject, served: ServedVersion) -> JSONObject:

@@ -75,6 +75,9 @@ class Result:
     #: How far crdtool reproduces the apiserver for this document (the JSON output's `checks`):
     #: "validation" (everything), "decoding,defaulting,metadata" (built-in kinds), "none" (not mapped).
     checks: str = "validation"
+    #: Whether the request was an update of a stored object (`--old`: a PUT, kubectl replace's
+    #: `replaced` and `error when replacing`), not a create.
+    replaces: bool = False
     #: The answer's HTTP code where admission decided it (a webhook's denial keeps its own code).
     code: int | None = None
     #: The status details of admission's refusal (metav1.StatusDetails as JSON), which kubectl prints

@@ -97,9 +97,10 @@ def run(request: RunRequest) -> RunOutcome:
     from crdtool.engine.registry import unique_crds
 
     docs = list(request.documents)
+    _check_olds(request.olds)
     crds = unique_crds(list(request.crds), docs)
-    chain = _admission_chain(docs, request)
-    objects, skipped, builtins = _sort_documents(docs, request, chain)
+    chain, configurations, unused = _admission_chain(docs, request)
+    objects, skipped, builtins = _sort_documents(docs, request, chain, configurations)
     if request.progress is not None:
         request.progress.start(len(objects))
     if request.registry is not None:
@@ -120,37 +121,108 @@ def run(request: RunRequest) -> RunOutcome:
     skipped.sort(key=lambda s: (s.source, s.index))
     _finish_changes(results, request)
     outcome = _outcome(docs, lint_results, results, skipped, request.field_validation)
+    outcome.admission_notes.extend(unused)
     for result in results:
         outcome.admission_notes.extend(n for n in result.admission_notes if n not in outcome.admission_notes)
     return outcome
 
 
-def _admission_chain(docs: list[Document], request: RunRequest) -> Chain | None:
-    """`validate`: the admission plugins the inputs and `--admission` configure (None when none)."""
+def _check_olds(olds: Sequence[Document]) -> None:
+    """The stored objects must be readable as kubectl reads them: a List whose items are not a list
+    is an InputError (kubectl's `unable to decode` text), not a stored object."""
+    from crdtool.errors import InputError
+    from crdtool.load.sources import list_items_error
+    from crdtool.model.gofmt import go_quote
+
+    for old in olds:
+        error = list_items_error(old.data)
+        if error is not None:
+            raise InputError(old.source, f"unable to decode {go_quote(old.source)}: {error}",
+                             *(old.locate(("items",)) or ()))
+
+
+def _admission_chain(docs: list[Document], request: RunRequest
+                     ) -> tuple[Chain | None, dict[int, Result], list[str]]:
+    """`validate`: the admission plugins the inputs and `--admission` configure (None when none), the
+    results of the admission configurations among the inputs (by document id), and a note for each
+    configuration that is not used (when the inputs have an object it could have admitted).
+
+    Only a configuration the apiserver would store takes part: one it refuses (a webhook's
+    timeoutSeconds 0, a policy that does not compile) does not exist after the folder is applied, so
+    it admits and refuses nothing. Configurations are exempt from admission (no webhook or policy
+    sees them), so their own results need no chain and are kept for the run's answer."""
     if request.op != "validate":
-        return None
+        return None, {}, []
     from dataclasses import replace
 
     from crdtool.admission.chain import Inputs, build_chain
 
     inputs = request.admission or Inputs()
-    chain = build_chain(replace(inputs, documents=[*inputs.documents, *docs]))
-    return chain if chain else None
+    results: dict[int, Result] = {}
+    unused: list[str] = []
+
+    def stored(doc: Document, named_apart: bool) -> bool:
+        found = _configuration_kind(doc)
+        if found is None:
+            return True
+        result = _check_builtin(doc, found, request)
+        if not named_apart:
+            results[id(doc)] = result
+        if not result.valid:
+            unused.append(_unused_configuration(doc, result, named_apart))
+        return result.valid
+
+    documents = [d for d in inputs.documents if stored(d, True)] + [d for d in docs if stored(d, False)]
+    chain = build_chain(replace(inputs, documents=documents))
+    from crdtool.engine.lint import is_crd
+
+    admitted = any(not is_crd(d) and _configuration_kind(d) is None for d in docs)
+    return chain if chain else None, results, unused if admitted else []
 
 
-def _sort_documents(docs: list[Document], request: RunRequest, chain: Chain | None = None
-                    ) -> tuple[list[Document], list[Skipped], list]:
+def _configuration_kind(doc: Document) -> KindLookup | None:
+    """The served kind of a document that configures admission (a webhook configuration, a policy or
+    its binding), None for any other document."""
+    from crdtool.admission.rules import is_exempt_admission_configuration
+    from crdtool.engine.builtin import builtin_lookup
+
+    found = builtin_lookup(doc)
+    if found is None or found.builtin is None or found.no_match:
+        return None
+    return found if is_exempt_admission_configuration(found.builtin.group, found.builtin.kind) else None
+
+
+def _unused_configuration(doc: Document, result: Result, named_apart: bool) -> str:
+    """The note of a configuration the apiserver refuses: that it is not used, and why (the answer
+    itself for one named with --admission, whose result the run does not show)."""
+    from crdtool.model.gofmt import go_quote
+
+    why = f"({result.strict_status or result.status})" if named_apart else "(its errors are among the results)"
+    return (f"{doc.source}: {doc.kind} {go_quote(doc.name or '')} is not used: the apiserver refuses it {why}, "
+            "so it does not exist to admit or refuse anything")
+
+
+def _sort_documents(docs: list[Document], request: RunRequest, chain: Chain | None = None,
+                    checked: dict[int, Result] | None = None) -> tuple[list[Document], list[Skipped], list]:
     """The documents to check as custom resources, those passed over, and the results of built-in
-    objects: their kinds' answers, or kubectl's no-matches answers for built-in groups' kinds 1.36
-    does not serve (CRDs are neither: the registry's)."""
+    objects: their kinds' answers (`checked` has those already made), or kubectl's no-matches answers
+    for built-in groups' kinds 1.36 does not serve (CRDs are neither: the registry's)."""
     from crdtool.engine.builtin import builtin_lookup, no_kind_match
     from crdtool.engine.lint import is_crd
+    from crdtool.engine.results import Result
+    from crdtool.load.sources import list_items_error
 
     objects: list[Document] = []
     skipped: list[Skipped] = []
     builtins: list[Result] = []
     for doc in docs:
         if is_crd(doc):
+            continue
+        undecodable = list_items_error(doc.data)
+        if undecodable is not None:  # kubectl's decoder stops here, before any request
+            builtins.append(Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version,
+                                   status_kind=doc.kind, checks="none", status=undecodable, reason="BadRequest",
+                                   client_error=undecodable))
             continue
         builtin = builtin_lookup(doc)
         passed = request.skip_kinds.skipped(doc)
@@ -160,6 +232,8 @@ def _sort_documents(docs: list[Document], request: RunRequest, chain: Chain | No
             objects.append(doc)
         elif builtin.no_match:
             builtins.append(no_kind_match(doc, builtin))
+        elif checked and id(doc) in checked:
+            builtins.append(checked[id(doc)])
         else:
             builtins.append(_check_builtin(doc, builtin, request, chain))
     return objects, skipped, builtins
@@ -176,7 +250,8 @@ def _check_builtin(doc: Document, found: KindLookup, request: RunRequest, chain:
         from crdtool.engine.admit import BuiltinAdmission
 
         admission = BuiltinAdmission(chain, found.builtin)
-    return check(doc, found.builtin, _step(request), _matching_old(request.olds, doc), _op(request), admission)
+    old = _matching_old(request.olds, doc)
+    return _replacing(check(doc, found.builtin, _step(request), old, _op(request), admission), old)
 
 
 def _step(request: RunRequest) -> Request:
@@ -197,8 +272,9 @@ def _check_object(doc: Document, registry: Registry, request: RunRequest, chain:
     step = _step(request)
     served = find_version(registry, doc, step)
     if served is not None:
-        return process(doc, served, step, old=_matching_old(request.olds, doc), op=_op(request), chain=chain,
-                       registry=registry), None
+        old = _matching_old(request.olds, doc)
+        return _replacing(process(doc, served, step, old=old, op=_op(request), chain=chain, registry=registry),
+                          old), None
     if request.skip_unknown_kinds:
         if doc.kind:
             why = Skipped(doc.source, doc.index, doc.api_version, doc.kind, "unknown-kind",
@@ -295,9 +371,16 @@ def _note_text(result: Result, note: Any) -> str:
     return f"{where}: {note.path}: {note.message}"
 
 
+def _replacing(result: Result, old: Document | None) -> Result:
+    """The result of an update (`--old`): the request replaced a stored object."""
+    result.replaces = old is not None
+    return result
+
+
 def _matching_old(olds: Sequence[Document], doc: Document) -> Document | None:
-    """The stored object an update replaces: same kind, namespace and name (or the only one)."""
+    """The stored object an update replaces: same kind and name (or the only one, when it is of the
+    same kind: an object of another kind is never its stored object)."""
     same = [o for o in olds if o.kind == doc.kind and o.name == doc.name]
     if same:
         return same[0]
-    return olds[0] if len(olds) == 1 else None
+    return olds[0] if len(olds) == 1 and olds[0].kind == doc.kind else None

@@ -204,7 +204,7 @@ def process(doc: Document, served: ServedVersion, request: Request, old: Documen
         result.reason = "Invalid"
         return result
     if attributes is not None and chain is not None:
-        attributes.object = _in_namespace(obj, served, request)
+        attributes.object = admit.prepared(_in_namespace(obj, served, request), attributes.old_object, served)
         verdict = chain.validate(attributes)
         result.warnings += verdict.warnings
         admit.record(verdict, result)

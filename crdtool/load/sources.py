@@ -235,6 +235,21 @@ def _expand(doc: Document) -> list[Document]:
     return [doc]
 
 
+def list_items_error(data: Any) -> str | None:
+    """kubectl's decoding error for a `kind: List` whose `items` is not a list (nor null): its
+    unstructured decoder reads `items` into []json.RawMessage (apimachinery unstructured helpers.go
+    decodeToList), so such a document never becomes objects. None for any other document."""
+    from crdtool.model.gofmt import go_json_kind
+
+    if not isinstance(data, dict) or data.get("kind") != "List" or data.get("items") is None:
+        return None
+    items = data["items"]
+    if isinstance(items, list):
+        return None
+    return (f"json: cannot unmarshal {go_json_kind(items)} into Go struct field decodeList.items of type "
+            "[]json.RawMessage")
+
+
 @contextmanager
 def without_cyclic_gc() -> Iterator[None]:
     """Build document trees with the cyclic garbage collector paused, then freeze them.

@@ -58,7 +58,7 @@ def render_json(conversions: list, context: RenderContext) -> None:
     from crdtool.report.jsonout import envelope
 
     context.stdout.write(envelope([_result_json(c, context.roundtrip) for c in conversions],
-                                  context.skipped or []))
+                                  context.skipped or [], context.notes))
 
 
 def as_results(conversions: Sequence[Any]) -> list[Result]:

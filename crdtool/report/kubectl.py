@@ -44,10 +44,12 @@ def _admission_invalid_text(details: dict | None) -> str:
     return _multiline(head, causes)
 
 
-def error_text(result: Result, verb: str = "creating") -> str:
-    """What kubectl writes to stderr for a refused document ('' when accepted)."""
+def error_text(result: Result) -> str:
+    """What kubectl writes to stderr for a refused document ('' when accepted): kubectl create's words,
+    or kubectl replace's for an update (`--old`), the request crdtool's update is."""
     if result.valid:
         return ""
+    verb = "replacing" if result.replaces else "creating"
     source = result.document.source
     if result.client_error is not None:
         return f"error: unable to decode {go_quote(source)}: {result.client_error}\n"
@@ -93,7 +95,8 @@ def success_text(result: Result) -> str:
     """What kubectl writes to stdout for an accepted document (`crontab.stable.example.com/x created ...`)."""
     from crdtool.model.discovery import printed_kind
 
-    return f"{printed_kind(result.api_version, result.kind)}/{result.name} created (server dry run)\n"
+    done = "replaced" if result.replaces else "created"
+    return f"{printed_kind(result.api_version, result.kind)}/{result.name} {done} (server dry run)\n"
 
 
 def render(results: list[Result], context: RenderContext) -> None:

@@ -135,8 +135,9 @@ def _hook(kind: str, path: str, *, port: int, ca: trustme.CA, service: bool = Fa
         spec["clientConfig"] = {"url": f"https://127.0.0.1:{port}{path}"}
     spec["clientConfig"]["caBundle"] = base64.b64encode(ca.cert_pem.bytes()).decode()
     spec.update(extra)
+    default_name = f"{kind.lower()}-{path.strip('/').replace('/', '-').replace(',', '-')}"
     return json.dumps({"apiVersion": "admissionregistration.k8s.io/v1", "kind": kind,
-                       "metadata": {"name": name or f"{kind.lower()}-{path.strip('/').replace('/', '-')}"},
+                       "metadata": {"name": name or default_name},
                        "webhooks": [spec]})
 
 
@@ -334,11 +335,20 @@ def test_audit_annotations_are_in_the_json_output(tmp_path, ca, server) -> None:
 
 
 def test_a_webhook_with_side_effects_is_not_called_in_a_dry_run(tmp_path, ca, server) -> None:
+    """Only a configuration stored with them keeps side effects (an update ratchets them); one created
+    with them is refused, and not used."""
     server.requests.clear()
-    result = _one(tmp_path, ca, server, "ValidatingWebhookConfiguration", "warn", sideEffects="Some")
-    assert result.stderr == (f'Error from server (BadRequest): error when creating "{PLAIN}": admission webhook '
-                             f'"{NAME}" does not support dry run\n')
+    hook = _hook("ValidatingWebhookConfiguration", "/x/warn", port=server.port, ca=ca, sideEffects="Some")
+    stored = tmp_path / "stored.yaml"
+    stored.write_text(hook, encoding="utf-8")
+    configs = _configs(tmp_path, hook)
+    result = validate(configs, str(PLAIN), "--old", str(stored), "--format", "kubectl")
+    assert (f'Error from server (BadRequest): error when creating "{PLAIN}": admission webhook '
+            f'"{NAME}" does not support dry run\n') in result.stderr
     assert server.requests == []
+    created = validate(configs, str(PLAIN), "--format", "kubectl")
+    assert "is not used: the apiserver refuses it" in created.stderr
+    assert "does not support dry run" not in created.stderr
 
 
 def test_what_a_webhook_adds_outside_the_schema_is_pruned_when_stored(tmp_path, ca, server) -> None:

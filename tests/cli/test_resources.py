@@ -385,3 +385,21 @@ def test_repeated_json_fields_are_the_apiservers_json_strict_errors_at_each_key(
     assert f'{cr}:3:25: error: strict decoding: duplicate field "spec.image"' in res.output
     assert ('strict decoding error: duplicate field "metadata.name", duplicate field "spec.image"\n'
             in res.output)
+
+
+def test_kubectl_words_an_update_as_kubectl_replace_does(tmp_path: Path) -> None:
+    """`--old` makes the request a PUT of the whole object: kubectl replace's `replaced` and
+    `error when replacing`."""
+    old = tmp_path / "old.yaml"
+    old.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: default}\ndata: {a: '1'}\n")
+    new = tmp_path / "new.yaml"
+    new.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: default}\ndata: {a: '2'}\n")
+    res = CliRunner().invoke(cli, ["validate", "--format", "kubectl", "--old", str(old), str(new)])
+    assert (res.exit_code, res.stdout) == (0, "configmap/settings replaced (server dry run)\n")
+    new.write_text(new.read_text() + "extra: 1\n")
+    res = CliRunner().invoke(cli, ["validate", "--format", "kubectl", "--old", str(old), str(new)])
+    assert res.exit_code == 1
+    assert res.stderr == (f'Error from server (BadRequest): error when replacing "{new}": ConfigMap in version "v1" '
+                          'cannot be handled as a ConfigMap: strict decoding error: unknown field "extra"\n')
+    res = CliRunner().invoke(cli, ["validate", "--format", "kubectl", str(new)])
+    assert res.stderr.startswith(f'Error from server (BadRequest): error when creating "{new}": ')

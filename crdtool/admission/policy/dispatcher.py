@@ -189,7 +189,9 @@ class PolicySet:
         compiled = self.compiled(policy)
         for param in params:
             activation = _activation(request, match, converted, param)
-            decisions, audit = compiled.validate(activation)
+            decisions, audit, cost_notes = compiled.validate(activation)
+            outcome.notes.extend(f"not checked: ValidatingAdmissionPolicy '{policy.name}' with binding "
+                                 f"'{binding.name}': {note}" for note in cost_notes)
             for decision in decisions:
                 self._act(policy, binding, decision, outcome, denied, failures)
             for annotation in audit:

@@ -150,6 +150,9 @@ class MutatingPolicyStage:
         mutator = self.mutator(policy)
         activation = _activation(attributes, match, (attributes.object, attributes.old_object), param)
         variables, decision, matches = mutator.matches(activation)
+        conditions = mutator.conditions
+        verdict.notes.extend(_note(policy, binding, n) for n in
+                             conditions.match_cost_notes(conditions.cost_check(activation, variables)))
         if decision is not None and decision.unsupported:
             verdict.notes.append(_note(policy, binding, decision.unsupported))
             return
@@ -168,6 +171,10 @@ class MutatingPolicyStage:
                                                             "custom resources only"))
                 break
             activation = _activation(attributes, match, (attributes.object, attributes.old_object), param)
+            compiled = mutator.mutations[index].compiled
+            if compiled is not None:
+                verdict.notes.extend(_note(policy, binding, n) for n in
+                                     conditions.mutation_cost_notes(compiled, activation, variables))
             resource = attributes.resource
             try:
                 types = types_for_custom_resource(resource.group, resource.version, resource.kind, attributes.schema) \

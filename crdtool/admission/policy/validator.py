@@ -7,7 +7,9 @@ messageExpression's value, else its message, else `failed expression: EXPR`) and
 default), or, when an expression fails, deny or admit by the policy's failurePolicy with the error
 as the message. Audit annotations are published, left out, or (failing) deny under Fail.
 What crdtool cannot evaluate (the authorizer) is an `unsupported` decision, which the dispatcher
-reports instead of guessing.
+reports instead of guessing. The apiserver's cost limits on each evaluation are checked with a worst-case
+estimate over the request's values (crdtool.cel.admission_cost): where one may be exceeded, a note says
+that crdtool's answer may not be the apiserver's.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from crdtool.admission.policy.model import Policy
 from crdtool.cel import admission as celadm
+from crdtool.cel import admission_cost
 from crdtool.model.gofmt import go_trim_space
 
 __all__ = ["AuditAnnotation", "CompiledPolicy", "Decision", "compile_policy"]
@@ -58,18 +61,50 @@ class CompiledPolicy:
     validations: list[tuple[dict[str, Any], celadm.Compiled, celadm.Compiled | None]] = field(default_factory=list)
     audit_annotations: list[tuple[dict[str, Any], celadm.Compiled]] = field(default_factory=list)
 
-    def validate(self, activation: dict[str, Any]) -> tuple[list[Decision], list[AuditAnnotation]]:
-        """Validate: the decisions and audit annotations for one request (and param)."""
+    def validate(self, activation: dict[str, Any]) -> tuple[list[Decision], list[AuditAnnotation], list[str]]:
+        """Validate: the decisions and audit annotations for one request (and param), and what crdtool
+        cannot tell of the apiserver's cost limits on them."""
         fail = self.policy.failure_policy
         on_error = "admit" if fail == "Ignore" else "deny"
         variables = self._variables(activation)
+        costs = self.cost_check(activation, variables)
         matched = self._match(activation, variables, on_error)
+        notes = self.match_cost_notes(costs)
         if matched is not None:
-            return matched, []
+            return matched, [], notes
         decisions = [self._decide(i, validation, compiled, message, activation, variables, on_error)
                      for i, (validation, compiled, message) in enumerate(self.validations)]
+        spent, found = costs.evaluation("validations", [("validation", c) for _, c, _ in self.validations],
+                                        admission_cost.RUNTIME_BUDGET)
+        notes += found
+        # messageExpressions run for every validation, with what the validations left of the budget
+        notes += costs.evaluation("validations and messageExpressions",
+                                  [("messageExpression", m) for _, _, m in self.validations if m is not None],
+                                  admission_cost.RUNTIME_BUDGET, spent)[1]
+        notes += costs.evaluation("auditAnnotations", [("auditAnnotation", c) for _, c in self.audit_annotations],
+                                  admission_cost.RUNTIME_BUDGET)[1]
         return decisions, [self._annotate(a, compiled, activation, variables, fail)
-                           for a, compiled in self.audit_annotations]
+                           for a, compiled in self.audit_annotations], notes
+
+    def cost_check(self, activation: dict[str, Any], variables: dict[str, celadm.Evaluation]
+                   ) -> admission_cost.CostCheck:
+        """The apiserver's cost limits over this request's values (and the variables' values)."""
+        values = {name: outcome.value for name, outcome in variables.items()
+                  if outcome.error is None and outcome.unsupported is None}
+        return admission_cost.CostCheck(admission_cost.ValueSizes({**activation, "variables": values}),
+                                        self.variables)
+
+    def match_cost_notes(self, costs: admission_cost.CostCheck) -> list[str]:
+        """The matchConditions' cost against their own budget (matchconditions/matcher.go)."""
+        return costs.evaluation("matchConditions", [("matchCondition", c) for _, c in self.match_conditions],
+                                admission_cost.MATCH_CONDITIONS_BUDGET)[1]
+
+    def mutation_cost_notes(self, compiled: celadm.Compiled, activation: dict[str, Any],
+                            variables: dict[str, celadm.Evaluation]) -> list[str]:
+        """A MutatingAdmissionPolicy's mutation over the object it mutates: a budget of its own
+        (mutating/dispatcher.go's dispatchOne), shared with the variables it reads."""
+        return self.cost_check(activation, variables).evaluation(
+            "mutation and the variables it reads", [("mutation", compiled)], admission_cost.RUNTIME_BUDGET)[1]
 
     def _variables(self, activation: dict[str, Any]) -> dict[str, celadm.Evaluation]:
         """The variables evaluated in order, each seeing those before it (failures kept as errors)."""

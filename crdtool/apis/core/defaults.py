@@ -2,11 +2,10 @@
 SetDefaults_ functions for the types of pods, services, secrets, volumes and claims.
 
 Each function is registered for the Go type it takes (the OpenAPI name of k8s.io/api/core/v1's
-type) and called by the generated walk (apis.defaults). Not reproduced: SetDefaults_ResourceList's
-rounding of quantities up to milli precision (the stored spelling of a quantity), pod-level limits'
-defaults (defaultHugePagePodLimits, defaultPodLimits; the requests' are), an image volume's pull
-policy (feature ImageVolume), and the defaults of node, limit range and persistent volume objects'
-statuses.
+type) and called by the generated walk (apis.defaults). Not reproduced: the canonical spelling the
+apiserver stores for every quantity (one SetDefaults_ResourceList does not round is kept as written),
+pod-level limits' defaults (defaultHugePagePodLimits, defaultPodLimits; the requests' are), an image volume's pull
+policy (feature ImageVolume), and the defaults of node statuses.
 """
 
 from __future__ import annotations
@@ -59,6 +58,20 @@ def pod(obj: dict, d: Defaulted, at: str) -> None:
                 for j, port in enumerate(container.get("ports") or ()):
                     if not port.get("hostPort"):
                         d.set(port, "hostPort", port.get("containerPort", 0), f"{spec_at}.{field}[{i}].ports[{j}]")
+
+
+@register("v1.ResourceList")
+def resource_list(obj: dict, d: Defaulted, at: str) -> None:
+    """SetDefaults_ResourceList: each quantity rounded up to a thousandth (Quantity.RoundUp(-3))."""
+    from crdtool.apis.quantity import QuantityError, round_up_to_milli
+
+    for key, value in obj.items():
+        try:
+            rounded = round_up_to_milli(value) if isinstance(value, (str, int, float)) else None
+        except (QuantityError, ValueError):
+            rounded = None  # not a quantity: decoding has reported it
+        if rounded is not None:
+            d.set(obj, key, rounded, at)
 
 
 @register(CORE + "Container")
@@ -231,6 +244,25 @@ def namespace(obj: dict, d: Defaulted, at: str) -> None:
 def namespace_status(obj: dict, d: Defaulted, at: str) -> None:
     """SetDefaults_NamespaceStatus: phase Active."""
     d.empty(obj, "phase", "Active", at)
+
+
+@register(CORE + "LimitRangeItem")
+def limit_range_item(obj: dict, d: Defaulted, at: str) -> None:
+    """SetDefaults_LimitRangeItem, for a Container limit: a resource with a max and no default limit
+    gets the max as its default; a default limit without a default request gives that request; a min
+    without a default request gives it too. (Go makes both maps even when nothing goes in them: an
+    empty map is not written, so it is left out here.)"""
+    if obj.get("type") != "Container":
+        return
+    default = obj.get("default") or {}
+    request = obj.get("defaultRequest") or {}
+    for source, target, key in ((obj.get("max"), default, "default"), (default, request, "defaultRequest"),
+                                (obj.get("min"), request, "defaultRequest")):
+        for name, value in (source or {}).items():
+            if name not in target:
+                d.set(target, name, value, f"{at}.{key}" if at else key)
+        if target:
+            obj[key] = target
 
 
 @register(CORE + "Endpoints")

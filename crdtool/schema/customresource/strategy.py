@@ -11,8 +11,9 @@ create: PrepareForCreate (status dropped when the status subresource is on, gene
   3. the OpenAPI schema (`values`), 4. the scale subresource's replicas and selector paths,
   5. embedded resources, 6. set and map lists, 7. CEL rules - or, when the schema has rules and an
   earlier error would make them unreliable, the apiserver's "some validation rules were not checked".
-update: PrepareForUpdate (status kept from the old object with the status subresource), the common
-  ObjectMeta checks of every kind (names as path segments, then the update rules), then the same steps
+update: PrepareForUpdate (status kept from the old object with the status subresource, the generation
+  bumped when anything but metadata changed), the common ObjectMeta checks of every kind (names as
+  path segments, then the update rules), then the same steps
   with the update rules of ObjectMeta (which the apiserver reports twice), ratcheting of the schema
   (`values.validate_update`) and of list types (checked only when the old object passed them).
 
@@ -31,6 +32,7 @@ from typing import Any
 
 from crdtool.model.errors import NAMESPACE_MISMATCH, ErrorType, FieldError
 from crdtool.model.gofmt import go_quote, go_type_name, go_value
+from crdtool.model.jsonvalue import deep_equal
 from crdtool.model.notes import Note
 from crdtool.model.path import Path
 from crdtool.schema.apimachinery.names import is_qualified_name, name_is_dns_subdomain, validate_path_segment_name
@@ -191,8 +193,13 @@ def validate_create(obj: dict, ctx: ResourceContext,
 
 # ---------------------------------------------------------------- update
 
-def prepare_for_update(obj: dict, old: dict, ctx: ResourceContext) -> tuple[dict, dict]:
-    """The new and old objects as the update strategy validates them (copies of the top level and metadata)."""
+def prepare_for_update(obj: dict, old: dict, ctx: ResourceContext, *, content_generation: bool = True
+                       ) -> tuple[dict, dict]:
+    """The new and old objects as the update strategy validates them (copies of the top level and metadata).
+
+    BeforeUpdate gives the new object the stored generation; customResourceStrategy.PrepareForUpdate
+    then adds one when anything but metadata changed (`content_generation`; a kind whose strategy
+    has no such rule passes False)."""
     new, old = dict(obj), dict(old)
     if ctx.status_enabled:
         if "status" in old:
@@ -217,8 +224,15 @@ def prepare_for_update(obj: dict, old: dict, ctx: ResourceContext) -> tuple[dict
         meta["resourceVersion"] = old_meta.setdefault("resourceVersion", "1")
     # requests cannot set the generation (it only grows, so "must not be decremented" never applies)
     meta["generation"] = old_meta["generation"] = old_meta.get("generation") or 1
+    if content_generation and not deep_equal(_non_metadata(new), _non_metadata(old)):
+        meta["generation"] += 1
     new["metadata"], old["metadata"] = meta, old_meta
     return new, old
+
+
+def _non_metadata(obj: dict) -> dict:
+    """copyNonMetadata: what a change of bumps the generation."""
+    return {k: v for k, v in obj.items() if k != "metadata"}
 
 
 def validate_update(obj: dict, old: dict, ctx: ResourceContext,

@@ -33,9 +33,9 @@ def test_typed_compile_errors(expression: str, error: str) -> None:
 
 
 def test_a_condition_that_does_not_compile_is_an_evaluation_error() -> None:
-    problem, matched = run("request.name")
+    problem, matched, _ = run("request.name")
     assert (problem, matched) == ("compilation error: must evaluate to bool but got string", False)
-    assert run("request.name", failure="Ignore") == (None, False)
+    assert run("request.name", failure="Ignore") == (None, False, "")
 
 
 @pytest.mark.parametrize(("expression", "matched"), [
@@ -47,17 +47,34 @@ def test_a_condition_that_does_not_compile_is_an_evaluation_error() -> None:
     ("request.namespace == 'other'", False),
 ])
 def test_the_request_is_the_matched_kind_with_the_requests_resource(expression: str, matched: bool) -> None:
-    assert run(expression, invoked=V2) == (None, matched)
+    assert run(expression, invoked=V2) == (None, matched, "")
 
 
 def test_false_wins_over_errors_and_errors_aggregate() -> None:
-    assert run("object.spec.nothing == 1", "false") == (None, False)
-    problem, _ = run("object.spec.nothing == 1", "object.spec.other == 1")
+    assert run("object.spec.nothing == 1", "false") == (None, False, "")
+    problem, _, _ = run("object.spec.nothing == 1", "object.spec.other == 1")
     assert problem == ("[expression 'object.spec.nothing == 1' resulted in error: no such key: nothing, "
                        "expression 'object.spec.other == 1' resulted in error: no such key: other]")
 
 
 def test_a_missing_optional_field_is_absent_not_empty() -> None:
-    problem, _ = run("request.name == 'c' && request.namespace == ''", namespace="")
+    problem, _, _ = run("request.name == 'c' && request.namespace == ''", namespace="")
     assert problem == ("expression 'request.name == 'c' && request.namespace == ''' resulted in error: "
                        "no such key: namespace")
+
+
+AUTHORIZER = "authorizer.group('apps').resource('deployments').check('scale').allowed()"
+
+
+@pytest.mark.parametrize("failure", ["Fail", "Ignore"])
+def test_a_condition_reading_the_authorizer_leaves_the_match_undecided(failure: str) -> None:
+    """matcher.go would ask the authorizer: crdtool cannot, so there is no match and no error, only
+    what was not decided (the first such condition), whatever the failurePolicy and the other errors."""
+    undecided = (f"matchCondition '{AUTHORIZER}' reads the authorizer, which crdtool cannot consult "
+                 "without a cluster")
+    assert run(AUTHORIZER, failure=failure) == (None, False, undecided)
+    assert run("object.spec.nothing == 1", AUTHORIZER, "true", failure=failure) == (None, False, undecided)
+
+
+def test_a_false_condition_decides_even_beside_the_authorizer() -> None:
+    assert run(AUTHORIZER, "object.spec.n == 2") == (None, False, "")

@@ -276,3 +276,20 @@ def test_many_documents_with_brackets_keep_the_fast_composer(monkeypatch) -> Non
     assert len(read_source("many.yaml", many)) == 2000 and calls == []
     deep = many + "---\na: " + "[" * 4000 + "]" * 4000 + "\n"
     assert read_source("deep.yaml", deep)[-1].data["a"] is not None and calls == ["events"]
+
+
+@pytest.mark.parametrize(("items", "word"), [(5, "number"), ("x", "string"), (True, "bool"), ({"a": 1}, "object")])
+def test_a_list_whose_items_are_not_a_list_is_kubectls_decoding_error(items, word) -> None:
+    """unstructured helpers.go decodeToList reads items into []json.RawMessage."""
+    from crdtool.load.sources import list_items_error
+
+    assert list_items_error({"kind": "List", "items": items}) == (
+        f"json: cannot unmarshal {word} into Go struct field decodeList.items of type []json.RawMessage")
+
+
+@pytest.mark.parametrize("data", [{"kind": "List", "items": []}, {"kind": "List", "items": None}, {"kind": "List"},
+                                  {"kind": "ConfigMap", "items": 5}, ["not", "an", "object"]])
+def test_other_documents_have_no_list_decoding_error(data) -> None:
+    from crdtool.load.sources import list_items_error
+
+    assert list_items_error(data) is None

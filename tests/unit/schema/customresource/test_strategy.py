@@ -186,3 +186,42 @@ def test_validate_case(case: dict) -> None:
     errors, warnings = validate_create(obj, ctx)
     assert Counter(str(e) for e in errors) == Counter(e["error"] for e in expected["errors"])
     assert warnings == expected["warnings"]
+
+
+STATUS_CTX = ResourceContext.from_crd(crd(SPEC, subresources={"status": {}}), "v1")
+
+
+def test_prepare_for_create_drops_status_and_sets_generation_one():
+    from crdtool.schema.customresource.strategy import prepare_for_create
+
+    sent = {**widget({"v": "a"}, generation=7), "status": {"replicas": 1}}
+    prepared = prepare_for_create(sent, STATUS_CTX)
+    assert "status" not in prepared and prepared["metadata"]["generation"] == 1
+    assert prepare_for_create(sent, CTX)["status"] == {"replicas": 1}
+    assert sent["metadata"]["generation"] == 7  # the caller's object is left alone
+
+
+@pytest.mark.parametrize(("new", "ctx", "generation"), [
+    ({**widget({"v": "b"}), "status": {"replicas": 2}}, STATUS_CTX, 4),  # spec changed
+    ({**widget({"v": "a"}), "status": {"replicas": 2}}, STATUS_CTX, 3),  # the status is the stored one
+    ({**widget({"v": "a"}), "status": {"replicas": 2}}, CTX, 4),  # without the subresource, status is content
+    ({**widget({"v": "a"}, labels={"x": "y"}), "status": {"replicas": 1}}, STATUS_CTX, 3),  # metadata only
+])
+def test_prepare_for_update_bumps_the_generation_when_content_changed(new, ctx, generation):
+    """customResourceStrategy.PrepareForUpdate: the stored status with the subresource, and the
+    generation one more than the stored one when anything but metadata differs (copyNonMetadata)."""
+    from crdtool.schema.customresource.strategy import prepare_for_update
+
+    old = {**widget({"v": "a"}, generation=3), "status": {"replicas": 1}}
+    prepared, stored = prepare_for_update(new, old, ctx)
+    assert prepared["metadata"]["generation"] == generation and stored["metadata"]["generation"] == 3
+    if ctx is STATUS_CTX:
+        assert prepared["status"] == {"replicas": 1}
+    assert prepare_for_update(new, old, ctx, content_generation=False)[0]["metadata"]["generation"] == 3
+
+
+def test_an_integer_and_a_float_are_different_content():
+    from crdtool.schema.customresource.strategy import prepare_for_update
+
+    old = widget({"replicas": 1}, generation=1)
+    assert prepare_for_update(widget({"replicas": 1.0}), old, CTX)[0]["metadata"]["generation"] == 2

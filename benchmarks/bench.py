@@ -5,7 +5,8 @@
     python benchmarks/bench.py --repeat 5
 
 Figures (best and median of N runs, peak resident memory of the best-measured command):
-- `crdtool --help` and `crdtool lint` on the bundled CronTab fixture;
+- `crdtool --help` and `crdtool lint` on the bundled CronTab fixture; `crdtool validate` of one
+  Deployment (a built-in kind) and of the mixed app folder (tests/data/mixed-app);
 - `crdtool lint` over the real CRDs of ../shared/corpus/crds, and the time to only read them
   (the floor set by YAML parsing);
 - `crdtool validate` of every custom resource in ../shared/corpus/crs against those CRDs, in one
@@ -42,6 +43,7 @@ REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpus"
 CRDS, CRS = CORPUS / "crds", CORPUS / "crs"
 SMALL_CRD = REPO / "fixtures" / "crontab-validated" / "crd.yaml"
+MIXED_APP = REPO / "tests" / "data" / "mixed-app"
 SMALL_CR = """apiVersion: stable.example.com/v1
 kind: CronTab
 metadata:
@@ -161,6 +163,10 @@ def main() -> int:
     for label, cmd, n in [
         ("crdtool --help", crdtool + ["--help"], a.repeat * 3),
         ("crdtool lint fixtures/crontab/crd.yaml", crdtool + ["lint", "fixtures/crontab/crd.yaml"], a.repeat * 3),
+        ("crdtool validate one Deployment (built-in)", crdtool + ["validate", str(MIXED_APP / "manifests" /
+                                                                                  "deployment.yaml")], a.repeat * 3),
+        ("crdtool validate -c crds/ manifests/ (mixed app, 12 objects)",
+         crdtool + ["validate", "-c", str(MIXED_APP / "crds"), str(MIXED_APP / "manifests")], a.repeat * 3),
     ]:
         row(label, *repeated(cmd, n)[:3], n)
 

@@ -149,3 +149,16 @@ def test_against_and_costs_stay_with_crds(tmp_path: Path) -> None:
     assert "1 of 1 admission configuration would be rejected" in costs.output
     listing = costs.output.split("1 of 1 admission configuration would be rejected")[1]
     assert "crontabs.stable.example.com" in listing and "gated" not in listing
+
+
+def test_an_expensive_policy_expression_is_no_reason_to_refuse_a_create(tmp_path: Path) -> None:
+    """CompileCELExpression (apiserver admission/plugin/cel/compile.go) compiles, checks the result type
+    and builds the program; it estimates no cost, so the apiserver creates a policy whose expression
+    could exceed every budget (the per-call limit applies when it runs). A CRD rule of that cost is
+    refused on create."""
+    nested = "object.spec.items.all(a, object.spec.items.all(b, object.spec.items.all(c, a == b && b == c)))"
+    policy = write(tmp_path, "costly.yaml", GATED.replace('"undeclared.value"', '"true"')
+                   .replace('"object.spec.replicas <= 5"', json.dumps(nested)))
+    res = run("lint", policy)
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines()[-1] == "1 admission configuration would be accepted"

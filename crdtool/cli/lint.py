@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,6 +24,10 @@ from crdtool.cli.common import (
 from crdtool.cli.emit import emit
 from crdtool.cli.settings import current_cache, current_settings, with_severities
 from crdtool.config import FIELD_VALIDATION
+
+if TYPE_CHECKING:
+    from crdtool.engine.results import Result
+    from crdtool.load.document import Document
 
 
 @click.command("lint")
@@ -115,7 +119,7 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
     sys.exit(guarded(run))
 
 
-def _in_input_order(docs: list, results: list) -> list:
+def _in_input_order(docs: list[Document], results: list[Result]) -> list[Result]:
     """The results in the order of their documents among the inputs (a file with a CRD and a policy
     is reported top to bottom)."""
     position = {id(doc): n for n, doc in enumerate(docs)}

@@ -31,9 +31,7 @@ class CodecError(Exception):
 
 
 def _root(kind: BuiltinKind) -> gu.GoType:
-    definition = openapi.definition_name(kind.group, kind.version, kind.kind)
-    assert definition is not None, "served kinds have a definition"
-    return openapi.go_type(definition)
+    return openapi.go_type(openapi.kind_definition(kind))
 
 
 def encode(obj: dict[str, Any], kind: BuiltinKind) -> dict[str, Any]:

@@ -33,7 +33,7 @@ class Decoded:
     (the text after `cannot be handled as a Kind: `), and the unknown/duplicate fields sigs.k8s.io/json
     found (its strict errors, in its order)."""
 
-    object: dict | None
+    object: dict[str, Any] | None
     error: str | None = None
     strict_errors: list[str] = field(default_factory=list)
 

@@ -29,18 +29,18 @@ class Defaulted:
     def __init__(self) -> None:
         self.paths: list[str] = []
 
-    def set(self, obj: dict, key: str, value: Any, at: str) -> None:
+    def set(self, obj: dict[str, Any], key: str, value: Any, at: str) -> None:
         """obj[key] = value, recorded at `at.key`."""
         obj[key] = value
         self.paths.append(f"{at}.{key}" if at else key)
 
-    def empty(self, obj: dict, key: str, value: Any, at: str) -> None:
+    def empty(self, obj: dict[str, Any], key: str, value: Any, at: str) -> None:
         """Go's `if obj.X == "" { obj.X = value }` (and `== nil` for a pointer): set when absent or empty."""
         if obj.get(key) in (None, ""):
             self.set(obj, key, value, at)
 
 
-Defaulter = Callable[[dict, Defaulted, str], None]
+Defaulter = Callable[[dict[str, Any], Defaulted, str], None]
 #: OpenAPI definition name -> its SetDefaults_ function; filled by the group modules.
 _REGISTRY: dict[str, Defaulter] = {}
 _LOADED: list[bool] = []
@@ -70,7 +70,7 @@ def _registry() -> dict[str, Defaulter]:
     return _REGISTRY
 
 
-def set_object_defaults(obj: dict, definition: str) -> list[str]:
+def set_object_defaults(obj: dict[str, Any], definition: str) -> list[str]:
     """SetObjectDefaults_<Kind> of a decoded object of the root type `definition`, in place; the
     paths set, in order."""
     done = Defaulted()
@@ -82,7 +82,7 @@ def _child(at: str, key: str) -> str:
     return f"{at}.{key}" if at else key
 
 
-def walk(obj: dict, definition: str, at: str, done: Defaulted, registry: dict[str, Defaulter],
+def walk(obj: dict[str, Any], definition: str, at: str, done: Defaulted, registry: dict[str, Defaulter],
          visiting: set[str]) -> None:
     """One struct: its SetDefaults_, its declarative defaults, then its fields."""
     entry = openapi.definition(definition)
@@ -104,7 +104,7 @@ def walk(obj: dict, definition: str, at: str, done: Defaulted, registry: dict[st
             if isinstance(value, dict):
                 walk(value, ref, _child(at, name), done, registry, visiting)
             elif value is None and not f.get("ptr") and _may_default(ref, registry, visiting):
-                fresh: dict = {}
+                fresh: dict[str, Any] = {}
                 walk(fresh, ref, _child(at, name), done, registry, visiting)
                 if fresh:
                     obj[name] = fresh
@@ -122,7 +122,7 @@ def walk(obj: dict, definition: str, at: str, done: Defaulted, registry: dict[st
                     walk(item, ref, step, done, registry, visiting)
 
 
-def _declarative(obj: dict, f: dict, done: Defaulted, at: str) -> None:
+def _declarative(obj: dict[str, Any], f: dict[str, Any], done: Defaulted, at: str) -> None:
     """A `+default=` marker: the field gets the value when it is nil (a pointer) or its zero value
     (a value field; a zero default then changes nothing Go would write)."""
     value = f["default"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import re2
+import re2  # type: ignore[import-untyped]  # google-re2 ships no types
 
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.netip import AddrError, parse_addr

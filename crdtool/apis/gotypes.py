@@ -39,7 +39,7 @@ def _quantity(value: Any, decoder: gu.Decoder) -> str:
 
 def _micro_time(value: Any, decoder: gu.Decoder) -> str:
     """metav1.MicroTime.UnmarshalJSON: json.Unmarshal into a string, then time.Parse(RFC3339Micro)."""
-    text = decoder.nested(value, gu.STRING)
+    text: str = decoder.nested(value, gu.STRING)
     try:
         parse_rfc3339(text)
     except TimeParseError as err:
@@ -50,7 +50,8 @@ def _micro_time(value: Any, decoder: gu.Decoder) -> str:
 def _duration(value: Any, decoder: gu.Decoder) -> str:
     """metav1.Duration.UnmarshalJSON: json.Unmarshal into a string (then time.ParseDuration, whose
     errors are not reproduced)."""
-    return decoder.nested(value, gu.STRING)
+    text: str = decoder.nested(value, gu.STRING)
+    return text
 
 
 CUSTOM: dict[str, gu.GoType] = {

@@ -12,7 +12,7 @@ validation, on the object it prepared (store.go: BeforeCreate, then createValida
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from crdtool.apis import decode as decoding
 from crdtool.apis import openapi
@@ -23,14 +23,19 @@ from crdtool.model.discovery import BuiltinKind
 from crdtool.model.errors import FieldError
 from crdtool.model.path import Path
 
+if TYPE_CHECKING:
+    from crdtool.apis.validation import KindValidation
+    from crdtool.engine.admit import BuiltinAdmission
+    from crdtool.engine.validate import Request
+
 #: What a built-in object's check covers (the JSON output's `checks`) when the kind's own
 #: validation is not reproduced; "validation" when it is.
 CHECKS = "decoding,defaulting,metadata"
 FULL_CHECKS = "validation"
 
 
-def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None, op: str = "validate",
-          admission: Any = None) -> Result:
+def check(doc: Document, kind: BuiltinKind, request: Request, old: Document | None = None, op: str = "validate",
+          admission: BuiltinAdmission | None = None) -> Result:
     """The apiserver's answer for a served built-in kind's object. `request` is the engine's Request
     (namespace, fieldValidation); `op` is "validate", or the single step "prune" or "default";
     `admission` the admission around it (engine.admit.BuiltinAdmission), if any."""
@@ -42,10 +47,11 @@ def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None
     result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version, version=kind.version,
                     status_kind=kind.kind, field_validation=request.field_validation)
     result.checks = CHECKS
-    definition = openapi.definition_name(kind.group, kind.version, kind.kind)
+    definition = openapi.kind_definition(kind)
     decoded = decoding.decode(doc.data, openapi.go_type(definition))
     duplicates = doc.strict_duplicate_errors()
     if decoded.object is None:
+        assert decoded.error is not None, "decode gives no object only with its error"
         result.status = handling_error(kind.kind, kind.version, decoded.error)
         result.reason = "BadRequest"
         return result
@@ -91,15 +97,17 @@ def check(doc: Document, kind: BuiltinKind, request, old: Document | None = None
     return result
 
 
-def _validate(obj: dict, live: dict | None, kind: BuiltinKind, validation: Any) -> tuple[list[FieldError], dict]:
+def _validate(obj: dict[str, Any], live: dict[str, Any] | None, kind: BuiltinKind,
+              validation: KindValidation | None) -> tuple[list[FieldError], dict[str, Any]]:
     """The create (or, with the `live` object, update) strategy's metadata preparation and checks:
     ValidateObjectMeta (or ValidateObjectMetaUpdate), core's finalizer names, then the kind's own
     validation when crdtool reproduces it; and the object as prepared."""
     from crdtool.apis.names import name_rule
     from crdtool.schema.apimachinery.objectmeta import validate_object_meta, validate_object_meta_update
-    from crdtool.schema.customresource.strategy import prepare_for_create, prepare_for_update
+    from crdtool.schema.customresource.strategy import ResourceContext, prepare_for_create, prepare_for_update
 
-    ctx = SimpleNamespace(status_enabled=True, namespaced=kind.namespaced)
+    # the strategy's preparation reads only these two of a custom resource's context
+    ctx = cast("ResourceContext", SimpleNamespace(status_enabled=True, namespaced=kind.namespaced))
     if live is None:
         prepared = prepare_for_create(obj, ctx)
         errors = validate_object_meta(prepared["metadata"], kind.namespaced, name_rule(kind.group, kind.kind),
@@ -116,7 +124,7 @@ def _validate(obj: dict, live: dict | None, kind: BuiltinKind, validation: Any) 
     return errors, prepared
 
 
-def _in_namespace(obj: dict, kind: BuiltinKind, request) -> dict:
+def _in_namespace(obj: dict[str, Any], kind: BuiltinKind, request: Request) -> dict[str, Any]:
     """The object with the request's namespace (kubectl's, or "default") when it names none."""
     meta = obj.get("metadata") or {}
     if not kind.namespaced or meta.get("namespace"):
@@ -124,7 +132,7 @@ def _in_namespace(obj: dict, kind: BuiltinKind, request) -> dict:
     return {**obj, "metadata": {**meta, "namespace": request.namespace or "default"}}
 
 
-def _decoded_old(old: Document, definition: str, kind: BuiltinKind, request) -> dict | None:
+def _decoded_old(old: Document, definition: str, kind: BuiltinKind, request: Request) -> dict[str, Any] | None:
     """The live object of an update, decoded and defaulted as it was stored; None when it does not
     decode (then the object is checked as a create)."""
     decoded = decoding.decode(old.data, openapi.go_type(definition))
@@ -134,7 +142,7 @@ def _decoded_old(old: Document, definition: str, kind: BuiltinKind, request) -> 
     return _in_namespace(decoded.object, kind, request)
 
 
-def _kube_finalizer_names(meta: dict):
+def _kube_finalizer_names(meta: dict[str, Any]) -> list[FieldError]:
     """core's ValidateObjectMeta/ValidateObjectMetaUpdate: validateKubeFinalizerName on each finalizer."""
     from crdtool.apis.core.meta import validate_kube_finalizer_names
 

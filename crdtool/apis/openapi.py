@@ -16,40 +16,55 @@ import gzip
 import json
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crdtool.model import gounmarshal as gu
 from crdtool.model.metav1 import TIME
+
+if TYPE_CHECKING:
+    from crdtool.model.discovery import BuiltinKind
 
 KUBERNETES_VERSION = "1.36"
 _TYPES_FILE = f"builtin-types-{KUBERNETES_VERSION}.json.gz"
 _DESCRIPTIONS_FILE = f"builtin-descriptions-{KUBERNETES_VERSION}.json.gz"
 
 
-def _read(name: str) -> dict:
+def _read(name: str) -> dict[str, Any]:
     raw = resources.files("crdtool").joinpath("data", name).read_bytes()
-    return json.loads(gzip.decompress(raw))
+    data: dict[str, Any] = json.loads(gzip.decompress(raw))
+    return data
 
 
 @cache
-def _types() -> dict:
+def _types() -> dict[str, Any]:
     return _read(_TYPES_FILE)
 
 
 @cache
 def descriptions() -> dict[str, dict[str, str]]:
     """Definition -> {"": the type's description, field json name -> the field's description}."""
-    return _read(_DESCRIPTIONS_FILE)["definitions"]
+    found: dict[str, dict[str, str]] = _read(_DESCRIPTIONS_FILE)["definitions"]
+    return found
 
 
 def definition_name(group: str, version: str, kind: str) -> str | None:
     """The OpenAPI definition of a served kind's root type (`io.k8s.api.apps.v1.Deployment`)."""
-    return _types()["kinds"].get(f"{group}/{version}/{kind}")
+    name: str | None = _types()["kinds"].get(f"{group}/{version}/{kind}")
+    return name
+
+
+def kind_definition(kind: BuiltinKind) -> str:
+    """The root definition of a kind discovery serves: every one has it
+    (tests/unit/apis/test_openapi_data.py)."""
+    name = definition_name(kind.group, kind.version, kind.kind)
+    assert name is not None, "served kinds have a definition"
+    return name
 
 
 def definition(name: str) -> dict[str, Any]:
     """One definition's entry: `go` (its Go name), `fields` (in Go order), `required`, or `custom`."""
-    return _types()["definitions"][name]
+    entry: dict[str, Any] = _types()["definitions"][name]
+    return entry
 
 
 _built: dict[str, gu.GoType] = {}
@@ -79,7 +94,7 @@ _SHARED = {"string": gu.STRING, "bool": gu.BOOL, "int32": gu.INT32, "int64": gu.
            "[]uint8": gu.BYTES}
 
 
-def _node(node: dict) -> gu.GoType:
+def _node(node: dict[str, Any]) -> gu.GoType:
     """A field's (or element's) Go type; plain types are the shared ones (the decoder's fast path)."""
     kind, go = node["k"], node["go"]
     if kind == "ref":

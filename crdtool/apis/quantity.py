@@ -169,7 +169,7 @@ def quantity_value(text: str | int | float) -> Fraction:
     if value.startswith("-"):
         magnitude = -magnitude
     if suffix in _BINARY:
-        return magnitude * 2 ** _BINARY[suffix]
+        return magnitude * Fraction(2) ** _BINARY[suffix]
     if suffix in _DECIMAL:
         return magnitude * Fraction(10) ** _DECIMAL[suffix]
     return magnitude * Fraction(10) ** int(suffix[1:])

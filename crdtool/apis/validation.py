@@ -20,13 +20,14 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from crdtool.model.errors import FieldError
 
 #: Validate<Kind> beyond ObjectMeta: the decoded, defaulted object in, its field errors out.
-CreateValidator = Callable[[dict], list[FieldError]]
+CreateValidator = Callable[[dict[str, Any]], list[FieldError]]
 #: Validate<Kind>Update beyond ObjectMetaUpdate: (new, old) in, field errors out.
-UpdateValidator = Callable[[dict, dict], list[FieldError]]
+UpdateValidator = Callable[[dict[str, Any], dict[str, Any]], list[FieldError]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,8 @@ configurations (apis.admissionregistration.webhooks).
 
 from __future__ import annotations
 
+from typing import Any
+
 from crdtool.apis.admissionregistration.webhooks import VALIDATORS as WEBHOOK_VALIDATORS
 from crdtool.apis.validation import KindValidation
 from crdtool.model.errors import FieldError
@@ -14,13 +16,13 @@ from crdtool.model.errors import FieldError
 __all__ = ["VALIDATORS"]
 
 
-def _policy(obj: dict) -> list[FieldError]:
+def _policy(obj: dict[str, Any]) -> list[FieldError]:
     from crdtool.admission.policy.validation import validate_policy
 
     return validate_policy(obj)
 
 
-def _policy_update(new: dict, old: dict) -> list[FieldError]:
+def _policy_update(new: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """ValidateValidatingAdmissionPolicyUpdate: matchConditions are not checked again when neither they
     nor paramKind changed."""
     from crdtool.admission.policy.validation import validate_policy
@@ -31,13 +33,13 @@ def _policy_update(new: dict, old: dict) -> list[FieldError]:
     return validate_policy(new, ignore_match_conditions=unchanged)
 
 
-def _binding(obj: dict) -> list[FieldError]:
+def _binding(obj: dict[str, Any]) -> list[FieldError]:
     from crdtool.admission.policy.validation import validate_binding
 
     return validate_binding(obj)
 
 
-def _unchanged_match_conditions(new: dict, old: dict) -> bool:
+def _unchanged_match_conditions(new: dict[str, Any], old: dict[str, Any]) -> bool:
     """ignore...AdmissionPolicyMatchConditions: neither paramKind nor matchConditions changed."""
     from crdtool.model.jsonvalue import deep_equal
 
@@ -45,20 +47,20 @@ def _unchanged_match_conditions(new: dict, old: dict) -> bool:
     return all(deep_equal(new_spec.get(k), old_spec.get(k)) for k in ("paramKind", "matchConditions"))
 
 
-def _mutating_policy(obj: dict) -> list[FieldError]:
+def _mutating_policy(obj: dict[str, Any]) -> list[FieldError]:
     from crdtool.admission.policy.mutating_validation import validate_mutating_policy
 
     return validate_mutating_policy(obj)
 
 
-def _mutating_policy_update(new: dict, old: dict) -> list[FieldError]:
+def _mutating_policy_update(new: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """ValidateMutatingAdmissionPolicyUpdate: as the validating policy's."""
     from crdtool.admission.policy.mutating_validation import validate_mutating_policy
 
     return validate_mutating_policy(new, ignore_match_conditions=_unchanged_match_conditions(new, old))
 
 
-def _mutating_binding(obj: dict) -> list[FieldError]:
+def _mutating_binding(obj: dict[str, Any]) -> list[FieldError]:
     from crdtool.admission.policy.mutating_validation import validate_mutating_binding
 
     return validate_mutating_binding(obj)

@@ -3,23 +3,25 @@ StatefulSet and ReplicaSet. Their pod templates get core/v1's defaults through t
 
 from __future__ import annotations
 
+from typing import Any
+
 from crdtool.apis.defaults import Defaulted, register
 
 APPS = "io.k8s.api.apps.v1."
 
 
-def _spec(obj: dict, at: str) -> tuple[dict, str]:
+def _spec(obj: dict[str, Any], at: str) -> tuple[dict[str, Any], str]:
     return obj.setdefault("spec", {}), f"{at}.spec" if at else "spec"
 
 
-def _pointer(obj: dict, key: str, value: object, d: Defaulted, at: str) -> None:
+def _pointer(obj: dict[str, Any], key: str, value: object, d: Defaulted, at: str) -> None:
     """`if obj.X == nil { obj.X = &value }`."""
     if obj.get(key) is None:
         d.set(obj, key, value, at)
 
 
 @register(APPS + "Deployment")
-def deployment(obj: dict, d: Defaulted, at: str) -> None:
+def deployment(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_Deployment: replicas 1; strategy RollingUpdate with maxUnavailable and maxSurge 25%;
     revisionHistoryLimit 10; progressDeadlineSeconds 600."""
     spec, s_at = _spec(obj, at)
@@ -38,7 +40,7 @@ def deployment(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register(APPS + "DaemonSet")
-def daemon_set(obj: dict, d: Defaulted, at: str) -> None:
+def daemon_set(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_DaemonSet: updateStrategy RollingUpdate with maxUnavailable 1 and maxSurge 0;
     revisionHistoryLimit 10."""
     spec, s_at = _spec(obj, at)
@@ -55,7 +57,7 @@ def daemon_set(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register(APPS + "StatefulSet")
-def stateful_set(obj: dict, d: Defaulted, at: str) -> None:
+def stateful_set(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_StatefulSet: podManagementPolicy OrderedReady; updateStrategy RollingUpdate (with
     rollingUpdate {} when the type was defaulted) and partition 0; persistentVolumeClaimRetentionPolicy
     Retain/Retain (feature StatefulSetAutoDeletePVC, on in 1.36); replicas 1; revisionHistoryLimit 10."""
@@ -80,7 +82,7 @@ def stateful_set(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register(APPS + "ReplicaSet")
-def replica_set(obj: dict, d: Defaulted, at: str) -> None:
+def replica_set(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_ReplicaSet: replicas 1."""
     spec, s_at = _spec(obj, at)
     _pointer(spec, "replicas", 1, d, s_at)

@@ -84,7 +84,7 @@ def is_not_more_than_100_percent(value: Any, path: Path) -> list[FieldError]:
 
 # ---------------------------------------------------------------- shared by the controllers
 
-def _strategy_struct(strategy: dict, rolling_fields: tuple[str, ...]) -> GoStruct:
+def _strategy_struct(strategy: dict[str, Any], rolling_fields: tuple[str, ...]) -> GoStruct:
     """An internal {Type, RollingUpdate} strategy as json.Marshal writes it (no json tags)."""
     rolling = strategy.get("rollingUpdate")
     if rolling is not None:
@@ -93,11 +93,11 @@ def _strategy_struct(strategy: dict, rolling_fields: tuple[str, ...]) -> GoStruc
     return GoStruct(Type=strategy.get("type") or "", RollingUpdate=rolling)
 
 
-def _template_labels(spec: dict) -> Any:
+def _template_labels(spec: dict[str, Any]) -> Any:
     return ((spec.get("template") or {}).get("metadata") or {}).get("labels")
 
 
-def _required_selector(spec: dict, path: Path, kind_word: str) -> list[FieldError]:
+def _required_selector(spec: dict[str, Any], path: Path, kind_word: str) -> list[FieldError]:
     """The selector block of ValidateDeploymentSpec, ValidateReplicaSetSpec and ValidateStatefulSetSpec:
     required, validated strictly (no invalid label values), and not empty."""
     selector = spec.get("selector")
@@ -110,7 +110,7 @@ def _required_selector(spec: dict, path: Path, kind_word: str) -> list[FieldErro
     return errs
 
 
-def _restart_policy_always(template: dict, path: Path, kind: str) -> list[FieldError]:
+def _restart_policy_always(template: dict[str, Any], path: Path, kind: str) -> list[FieldError]:
     """The template rules of the replicated controllers: restartPolicy Always, no activeDeadlineSeconds."""
     spec = template.get("spec") or {}
     errs: list[FieldError] = []
@@ -123,7 +123,7 @@ def _restart_policy_always(template: dict, path: Path, kind: str) -> list[FieldE
     return errs
 
 
-def validate_pod_template_spec_for_replica_set(spec: dict, path: Path, kind: str) -> list[FieldError]:
+def validate_pod_template_spec_for_replica_set(spec: dict[str, Any], path: Path, kind: str) -> list[FieldError]:
     """ValidatePodTemplateSpecForReplicaSet (Deployment and ReplicaSet): the selector (when it converts
     and is not empty) must match the template's labels; ValidatePodTemplateSpec; restartPolicy Always."""
     template = spec.get("template") or {}
@@ -136,7 +136,7 @@ def validate_pod_template_spec_for_replica_set(spec: dict, path: Path, kind: str
     return errs
 
 
-def _selector_or_template(spec: dict, path: Path, kind: str) -> list[FieldError]:
+def _selector_or_template(spec: dict[str, Any], path: Path, kind: str) -> list[FieldError]:
     """`LabelSelectorAsSelector`: an invalid selector is reported once more, else the template is checked."""
     if not ls.converts(spec.get("selector")):
         return [FieldError.invalid(path.child("selector"), ls.selector_struct(spec.get("selector")),
@@ -144,7 +144,7 @@ def _selector_or_template(spec: dict, path: Path, kind: str) -> list[FieldError]
     return validate_pod_template_spec_for_replica_set(spec, path.child("template"), kind)
 
 
-def _selector_immutable(new: dict, old: dict) -> list[FieldError]:
+def _selector_immutable(new: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """The apps/v1 update strategies of Deployment, ReplicaSet and DaemonSet: ValidateImmutableField
     on spec.selector."""
     selector, old_selector = (new.get("spec") or {}).get("selector"), (old.get("spec") or {}).get("selector")
@@ -156,7 +156,7 @@ def _selector_immutable(new: dict, old: dict) -> list[FieldError]:
 
 # ---------------------------------------------------------------- Deployment
 
-def validate_deployment_strategy(strategy: dict, path: Path) -> list[FieldError]:
+def validate_deployment_strategy(strategy: dict[str, Any], path: Path) -> list[FieldError]:
     """ValidateDeploymentStrategy and ValidateRollingUpdateDeployment."""
     kind = strategy.get("type") or ""
     rolling = strategy.get("rollingUpdate")
@@ -181,7 +181,7 @@ def validate_deployment_strategy(strategy: dict, path: Path) -> list[FieldError]
                                      ["Recreate", "RollingUpdate"])]
 
 
-def validate_deployment_spec(spec: dict, path: Path) -> list[FieldError]:
+def validate_deployment_spec(spec: dict[str, Any], path: Path) -> list[FieldError]:
     """ValidateDeploymentSpec."""
     errs = nonnegative(spec.get("replicas"), path.child("replicas"))
     errs += _required_selector(spec, path, "deployment")
@@ -199,12 +199,12 @@ def validate_deployment_spec(spec: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def validate_deployment(obj: dict) -> list[FieldError]:
+def validate_deployment(obj: dict[str, Any]) -> list[FieldError]:
     """ValidateDeployment beyond ObjectMeta."""
     return validate_deployment_spec(obj.get("spec") or {}, _SPEC)
 
 
-def validate_deployment_update(new: dict, old: dict) -> list[FieldError]:
+def validate_deployment_update(new: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """ValidateDeploymentUpdate beyond ObjectMetaUpdate (the spec, as on create), then the strategy's
     selector immutability."""
     return validate_deployment(new) + _selector_immutable(new, old)
@@ -212,7 +212,7 @@ def validate_deployment_update(new: dict, old: dict) -> list[FieldError]:
 
 # ---------------------------------------------------------------- ReplicaSet
 
-def validate_replica_set(obj: dict) -> list[FieldError]:
+def validate_replica_set(obj: dict[str, Any]) -> list[FieldError]:
     """ValidateReplicaSetSpec. Its empty-selector text says "deployment", as Go's does."""
     spec = obj.get("spec") or {}
     errs = nonnegative(spec.get("replicas"), _SPEC.child("replicas"))
@@ -222,7 +222,7 @@ def validate_replica_set(obj: dict) -> list[FieldError]:
     return errs
 
 
-def validate_replica_set_update(new: dict, old: dict) -> list[FieldError]:
+def validate_replica_set_update(new: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """The ReplicaSet update strategy: the new object's validation, ValidateReplicaSetUpdate (the same
     spec errors again, which the status text shows once), then selector immutability."""
     return validate_replica_set(new) + _selector_immutable(new, old)
@@ -230,7 +230,7 @@ def validate_replica_set_update(new: dict, old: dict) -> list[FieldError]:
 
 # ---------------------------------------------------------------- DaemonSet
 
-def validate_rolling_update_daemon_set(rolling: dict, path: Path) -> list[FieldError]:
+def validate_rolling_update_daemon_set(rolling: dict[str, Any], path: Path) -> list[FieldError]:
     """ValidateRollingUpdateDaemonSet: int-or-percent, at most 100%, exactly one of the two non-zero."""
     unavailable, surge = rolling.get("maxUnavailable", 0), rolling.get("maxSurge", 0)
     errs = validate_positive_int_or_percent(unavailable, path.child("maxUnavailable"))
@@ -247,7 +247,7 @@ def validate_rolling_update_daemon_set(rolling: dict, path: Path) -> list[FieldE
     return errs
 
 
-def validate_daemon_set_update_strategy(strategy: dict, path: Path) -> list[FieldError]:
+def validate_daemon_set_update_strategy(strategy: dict[str, Any], path: Path) -> list[FieldError]:
     """ValidateDaemonSetUpdateStrategy."""
     kind = strategy.get("type") or ""
     if kind == "OnDelete":
@@ -261,7 +261,7 @@ def validate_daemon_set_update_strategy(strategy: dict, path: Path) -> list[Fiel
                                      ["RollingUpdate", "OnDelete"])]
 
 
-def validate_daemon_set(obj: dict) -> list[FieldError]:
+def validate_daemon_set(obj: dict[str, Any]) -> list[FieldError]:
     """ValidateDaemonSetSpec. The selector is optional here (its absence selects nothing, so the
     template never matches); label values are checked strictly for a new object."""
     spec = obj.get("spec") or {}
@@ -282,7 +282,7 @@ def validate_daemon_set(obj: dict) -> list[FieldError]:
     return errs
 
 
-def validate_daemon_set_update(new: dict, old: dict) -> list[FieldError]:
+def validate_daemon_set_update(new: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """The DaemonSet update strategy: the new object's validation, then selector immutability.
     (ValidateDaemonSetSpecUpdate's templateGeneration rules concern a field apps/v1 does not have.)"""
     return validate_daemon_set(new) + _selector_immutable(new, old)
@@ -290,7 +290,7 @@ def validate_daemon_set_update(new: dict, old: dict) -> list[FieldError]:
 
 # ---------------------------------------------------------------- StatefulSet
 
-def _rolling_update_stateful_set(rolling: dict, path: Path) -> list[FieldError]:
+def _rolling_update_stateful_set(rolling: dict[str, Any], path: Path) -> list[FieldError]:
     """validateRollingUpdateStatefulSet: partition ≥ 0; maxUnavailable an int-or-percent, not 0, ≤ 100%."""
     errs = nonnegative(rolling.get("partition"), path.child("partition"))
     unavailable = rolling.get("maxUnavailable")
@@ -303,7 +303,7 @@ def _rolling_update_stateful_set(rolling: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _stateful_set_strategy_struct(strategy: dict) -> GoStruct:
+def _stateful_set_strategy_struct(strategy: dict[str, Any]) -> GoStruct:
     """An internal StatefulSetUpdateStrategy as json.Marshal writes it."""
     rolling = strategy.get("rollingUpdate")
     if rolling is not None:
@@ -313,7 +313,7 @@ def _stateful_set_strategy_struct(strategy: dict) -> GoStruct:
     return GoStruct(Type=strategy.get("type") or "", RollingUpdate=rolling)
 
 
-def _stateful_set_update_strategy(strategy: dict, path: Path) -> list[FieldError]:
+def _stateful_set_update_strategy(strategy: dict[str, Any], path: Path) -> list[FieldError]:
     kind = strategy.get("type") or ""
     rolling = strategy.get("rollingUpdate")
     if kind == "":
@@ -329,7 +329,7 @@ def _stateful_set_update_strategy(strategy: dict, path: Path) -> list[FieldError
     return [FieldError.invalid(path, _stateful_set_strategy_struct(strategy), "must be 'RollingUpdate' or 'OnDelete'")]
 
 
-def _retention_policy(policy: dict | None, path: Path) -> list[FieldError]:
+def _retention_policy(policy: dict[str, Any] | None, path: Path) -> list[FieldError]:
     """ValidatePersistentVolumeClaimRetentionPolicy."""
     if policy is None:
         return []
@@ -341,7 +341,7 @@ def _retention_policy(policy: dict | None, path: Path) -> list[FieldError]:
     return errs
 
 
-def validate_stateful_set_spec(spec: dict, path: Path) -> list[FieldError]:
+def validate_stateful_set_spec(spec: dict[str, Any], path: Path) -> list[FieldError]:
     """ValidateStatefulSetSpec. Its pod template gets labels and annotations checks only (Go's
     ValidatePodTemplateSpec call is left out there), then restartPolicy Always."""
     errs: list[FieldError] = []
@@ -376,7 +376,7 @@ def validate_stateful_set_spec(spec: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def validate_stateful_set(obj: dict) -> list[FieldError]:
+def validate_stateful_set(obj: dict[str, Any]) -> list[FieldError]:
     """ValidateStatefulSet beyond ObjectMeta."""
     return validate_stateful_set_spec(obj.get("spec") or {}, _SPEC)
 
@@ -400,7 +400,7 @@ def _semantic(value: Any) -> Any:
     return value
 
 
-def validate_stateful_set_update(new: dict, old: dict) -> list[FieldError]:
+def validate_stateful_set_update(new: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """ValidateStatefulSetUpdate beyond ObjectMetaUpdate: the spec, then no change outside the
     fields an update may change."""
     spec, old_spec = new.get("spec") or {}, old.get("spec") or {}

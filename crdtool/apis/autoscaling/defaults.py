@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from crdtool.apis.defaults import Defaulted, register
 
@@ -15,7 +16,7 @@ _SCALE_UP = {"stabilizationWindowSeconds": 0, "selectPolicy": "Max",
 _SCALE_DOWN = {"selectPolicy": "Max", "policies": [{"type": "Percent", "value": 100, "periodSeconds": 15}]}
 
 
-def _rules(given: dict | None, default: dict) -> dict:
+def _rules(given: dict[str, Any] | None, default: dict[str, Any]) -> dict[str, Any]:
     """copyHPAScalingRules onto a copy of the default rules: the fields the object sets win."""
     out = copy.deepcopy(default)
     for key in ("selectPolicy", "stabilizationWindowSeconds", "policies", "tolerance"):
@@ -25,7 +26,7 @@ def _rules(given: dict | None, default: dict) -> dict:
 
 
 @register(V2 + "HorizontalPodAutoscaler")
-def hpa_v2(obj: dict, d: Defaulted, at: str) -> None:
+def hpa_v2(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_HorizontalPodAutoscaler: minReplicas 1, a CPU metric at 80% utilization when no
     metric is given, and behavior's missing scaling rule fields from the default rules."""
     spec = obj.setdefault("spec", {})
@@ -44,7 +45,7 @@ def hpa_v2(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register(V1 + "HorizontalPodAutoscaler")
-def hpa_v1(obj: dict, d: Defaulted, at: str) -> None:
+def hpa_v1(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_HorizontalPodAutoscaler (v1): minReplicas 1."""
     spec = obj.setdefault("spec", {})
     if spec.get("minReplicas") is None:

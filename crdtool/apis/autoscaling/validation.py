@@ -45,7 +45,7 @@ def _quantity(value: Any) -> TypedString:
     return TypedString(str(value))
 
 
-def validate_cross_version_object_reference(ref: dict, path: Path) -> list[FieldError]:
+def validate_cross_version_object_reference(ref: dict[str, Any], path: Path) -> list[FieldError]:
     """ValidateCrossVersionObjectReference: kind and name required, path segment names."""
     errs: list[FieldError] = []
     for key in ("kind", "name"):
@@ -57,7 +57,7 @@ def validate_cross_version_object_reference(ref: dict, path: Path) -> list[Field
     return errs
 
 
-def _metric_identifier(metric: dict, path: Path) -> list[FieldError]:
+def _metric_identifier(metric: dict[str, Any], path: Path) -> list[FieldError]:
     """validateMetricIdentifier."""
     name = metric.get("name") or ""
     if not name:
@@ -65,7 +65,7 @@ def _metric_identifier(metric: dict, path: Path) -> list[FieldError]:
     return [FieldError.invalid(path.child("name"), name, m) for m in validate_path_segment_name(name, False)]
 
 
-def _metric_target(target: dict, path: Path) -> list[FieldError]:
+def _metric_target(target: dict[str, Any], path: Path) -> list[FieldError]:
     """validateMetricTarget."""
     errs: list[FieldError] = []
     kind = target.get("type") or ""
@@ -83,7 +83,7 @@ def _metric_target(target: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _object_source(src: dict, path: Path) -> list[FieldError]:
+def _object_source(src: dict[str, Any], path: Path) -> list[FieldError]:
     target = src.get("target") or {}
     errs = validate_cross_version_object_reference(src.get("describedObject") or {}, path.child("describedObject"))
     errs += _metric_identifier(src.get("metric") or {}, path.child("metric"))
@@ -94,7 +94,7 @@ def _object_source(src: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _external_source(src: dict, path: Path) -> list[FieldError]:
+def _external_source(src: dict[str, Any], path: Path) -> list[FieldError]:
     target = src.get("target") or {}
     errs = _metric_identifier(src.get("metric") or {}, path.child("metric"))
     errs += _metric_target(target, path.child("target"))
@@ -107,7 +107,7 @@ def _external_source(src: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _pods_source(src: dict, path: Path) -> list[FieldError]:
+def _pods_source(src: dict[str, Any], path: Path) -> list[FieldError]:
     target = src.get("target") or {}
     errs = _metric_identifier(src.get("metric") or {}, path.child("metric"))
     errs += _metric_target(target, path.child("target"))
@@ -117,7 +117,7 @@ def _pods_source(src: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _utilization_or_value(target: dict, path: Path) -> list[FieldError]:
+def _utilization_or_value(target: dict[str, Any], path: Path) -> list[FieldError]:
     errs: list[FieldError] = []
     if target.get("averageUtilization") is None and target.get("averageValue") is None:
         errs.append(FieldError.required(path.child("target", "averageUtilization"),
@@ -128,7 +128,7 @@ def _utilization_or_value(target: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _resource_source(src: dict, path: Path) -> list[FieldError]:
+def _resource_source(src: dict[str, Any], path: Path) -> list[FieldError]:
     target = src.get("target") or {}
     errs: list[FieldError] = []
     if not src.get("name"):
@@ -137,7 +137,7 @@ def _resource_source(src: dict, path: Path) -> list[FieldError]:
     return errs + _utilization_or_value(target, path)
 
 
-def _container_resource_source(src: dict, path: Path) -> list[FieldError]:
+def _container_resource_source(src: dict[str, Any], path: Path) -> list[FieldError]:
     """validateContainerResourceSource (the resource name's own checks, ValidateContainerResourceName,
     are not reproduced)."""
     target = src.get("target") or {}
@@ -157,7 +157,7 @@ _SOURCES = (("object", _object_source), ("external", _external_source), ("pods",
             ("resource", _resource_source), ("containerResource", _container_resource_source))
 
 
-def validate_metric_spec(spec: dict, path: Path) -> list[FieldError]:
+def validate_metric_spec(spec: dict[str, Any], path: Path) -> list[FieldError]:
     """validateMetricSpec: a known type, its source given, and no other source (only the first present
     source, in Go's order, is validated)."""
     errs: list[FieldError] = []
@@ -186,7 +186,7 @@ def validate_metric_spec(spec: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _scaling_rules(rules: dict | None, path: Path) -> list[FieldError]:
+def _scaling_rules(rules: dict[str, Any] | None, path: Path) -> list[FieldError]:
     """validateScalingRules and validateScalingPolicy."""
     if rules is None:
         return []
@@ -220,7 +220,7 @@ def _scaling_rules(rules: dict | None, path: Path) -> list[FieldError]:
     return errs
 
 
-def validate_hpa_spec(spec: dict, path: Path, min_replicas_lower_bound: int) -> list[FieldError]:
+def validate_hpa_spec(spec: dict[str, Any], path: Path, min_replicas_lower_bound: int) -> list[FieldError]:
     """validateHorizontalPodAutoscalerSpec."""
     errs: list[FieldError] = []
     low, high = spec.get("minReplicas"), spec.get("maxReplicas") or 0
@@ -247,7 +247,7 @@ def validate_hpa_spec(spec: dict, path: Path, min_replicas_lower_bound: int) -> 
     return errs
 
 
-def _internal_spec(obj: dict) -> dict:
+def _internal_spec(obj: dict[str, Any]) -> dict[str, Any]:
     """The spec as the internal type holds it: autoscaling/v1's CPU target converted to a metric."""
     spec = obj.get("spec") or {}
     if obj.get("apiVersion") != "autoscaling/v1":
@@ -260,7 +260,7 @@ def _internal_spec(obj: dict) -> dict:
     return out
 
 
-def validate_hpa(obj: dict, old: dict | None = None) -> list[FieldError]:
+def validate_hpa(obj: dict[str, Any], old: dict[str, Any] | None = None) -> list[FieldError]:
     """ValidateHorizontalPodAutoscaler / ValidateHorizontalPodAutoscalerUpdate."""
     bound = 1
     if old is not None and (old.get("spec") or {}).get("minReplicas") == 0:

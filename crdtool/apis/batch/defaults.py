@@ -4,6 +4,8 @@ defaults do)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from crdtool.apis.defaults import Defaulted, register
 
 BATCH = "io.k8s.api.batch.v1."
@@ -11,7 +13,7 @@ _MAX_INT32 = 2**31 - 1
 
 
 @register(BATCH + "Job")
-def job(obj: dict, d: Defaulted, at: str) -> None:
+def job(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_Job: completions and parallelism 1 when both are unset (else parallelism 1);
     backoffLimit 6 (MaxInt32 with backoffLimitPerIndex); the job's labels from its template's when it
     has none; completionMode NonIndexed; suspend false; podReplacementPolicy Failed with a pod failure
@@ -42,7 +44,7 @@ def job(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register(BATCH + "CronJob")
-def cron_job(obj: dict, d: Defaulted, at: str) -> None:
+def cron_job(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_CronJob: concurrencyPolicy Allow, suspend false, successfulJobsHistoryLimit 3,
     failedJobsHistoryLimit 1."""
     spec = obj.setdefault("spec", {})
@@ -54,6 +56,6 @@ def cron_job(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register(BATCH + "PodFailurePolicyOnPodConditionsPattern")
-def condition_pattern(obj: dict, d: Defaulted, at: str) -> None:
+def condition_pattern(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_PodFailurePolicyOnPodConditionsPattern: status True."""
     d.empty(obj, "status", "True", at)

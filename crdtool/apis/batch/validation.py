@@ -106,7 +106,7 @@ def _indexes_total(text: str, completions: int) -> int:
     return total
 
 
-def _exit_codes(req: dict, path: Path, containers: set[str]) -> list[FieldError]:
+def _exit_codes(req: dict[str, Any], path: Path, containers: set[str]) -> list[FieldError]:
     """validatePodFailurePolicyRuleOnExitCodes."""
     errs: list[FieldError] = []
     operator = req.get("operator") or ""
@@ -136,7 +136,7 @@ def _exit_codes(req: dict, path: Path, containers: set[str]) -> list[FieldError]
     return errs
 
 
-def _pod_conditions(patterns: list, path: Path) -> list[FieldError]:
+def _pod_conditions(patterns: list[Any], path: Path) -> list[FieldError]:
     """validatePodFailurePolicyRuleOnPodConditions."""
     errs: list[FieldError] = []
     if len(patterns) > _MAX_CONDITION_PATTERNS:
@@ -154,7 +154,7 @@ def _pod_conditions(patterns: list, path: Path) -> list[FieldError]:
     return errs
 
 
-def _pod_failure_policy(spec: dict, path: Path) -> list[FieldError]:
+def _pod_failure_policy(spec: dict[str, Any], path: Path) -> list[FieldError]:
     """validatePodFailurePolicy and validatePodFailurePolicyRule."""
     rules = (spec.get("podFailurePolicy") or {}).get("rules") or []
     r_path = path.child("rules")
@@ -190,7 +190,7 @@ def _pod_failure_policy(spec: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _success_policy(spec: dict, path: Path) -> list[FieldError]:
+def _success_policy(spec: dict[str, Any], path: Path) -> list[FieldError]:
     """validateSuccessPolicy and validateSuccessPolicyRule (an Indexed Job's). Go dereferences
     completions here; without completions (already refused) the rules' bounds are not checked."""
     rules = (spec.get("successPolicy") or {}).get("rules") or []
@@ -232,7 +232,7 @@ def _success_policy(spec: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _indexed(spec: dict, path: Path) -> list[FieldError]:
+def _indexed(spec: dict[str, Any], path: Path) -> list[FieldError]:
     """validateJobSpec's completionMode rules."""
     errs: list[FieldError] = []
     mode = spec.get("completionMode")
@@ -279,7 +279,7 @@ def _indexed(spec: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _pod_replacement_policy(spec: dict, path: Path) -> list[FieldError]:
+def _pod_replacement_policy(spec: dict[str, Any], path: Path) -> list[FieldError]:
     """validatePodReplacementPolicy."""
     policy = spec.get("podReplacementPolicy")
     if policy is None:
@@ -293,7 +293,7 @@ def _pod_replacement_policy(spec: dict, path: Path) -> list[FieldError]:
     return []
 
 
-def validate_job_spec_fields(spec: dict, path: Path) -> list[FieldError]:
+def validate_job_spec_fields(spec: dict[str, Any], path: Path) -> list[FieldError]:
     """validateJobSpec: what a Job and a CronJob's job template share."""
     errs: list[FieldError] = []
     for name in ("parallelism", "completions", "activeDeadlineSeconds", "backoffLimit", "ttlSecondsAfterFinished",
@@ -334,11 +334,11 @@ def validate_job_spec_fields(spec: dict, path: Path) -> list[FieldError]:
 
 # ---------------------------------------------------------------- Job
 
-def _template_labels(spec: dict) -> dict:
+def _template_labels(spec: dict[str, Any]) -> dict[str, Any]:
     return ((spec.get("template") or {}).get("metadata") or {}).get("labels") or {}
 
 
-def generate_selector(job: dict) -> dict:
+def generate_selector(job: dict[str, Any]) -> dict[str, Any]:
     """The create strategy's generateSelectorIfNeeded, on a copy: without manualSelector, the job-name and
     controller-uid labels (legacy and prefixed) on the template where absent, and the prefixed
     controller-uid in the selector."""
@@ -363,7 +363,7 @@ def generate_selector(job: dict) -> dict:
     return job
 
 
-def _has_label(labels: dict, key: str, expected: str, path: Path) -> list[FieldError]:
+def _has_label(labels: dict[str, Any], key: str, expected: str, path: Path) -> list[FieldError]:
     """ValidateHasLabel (core/validation)."""
     if key not in labels:
         return [FieldError.required(path.child("labels").key(key), f"must be '{expected}'")]
@@ -372,7 +372,7 @@ def _has_label(labels: dict, key: str, expected: str, path: Path) -> list[FieldE
     return []
 
 
-def _generated_selector(job: dict, uid: str, require_prefixed: bool) -> list[FieldError]:
+def _generated_selector(job: dict[str, Any], uid: str, require_prefixed: bool) -> list[FieldError]:
     """validateGeneratedSelector: a generated selector and the template's generated labels must be the
     job's own."""
     spec = job.get("spec") or {}
@@ -396,7 +396,7 @@ def _generated_selector(job: dict, uid: str, require_prefixed: bool) -> list[Fie
     return errs
 
 
-def validate_job_spec(spec: dict, path: Path, allow_invalid_label_value: bool = False) -> list[FieldError]:
+def validate_job_spec(spec: dict[str, Any], path: Path, allow_invalid_label_value: bool = False) -> list[FieldError]:
     """ValidateJobSpec: the shared fields, a required selector, and the template's labels matching it."""
     errs = validate_job_spec_fields(spec, path)
     selector = spec.get("selector")
@@ -411,7 +411,8 @@ def validate_job_spec(spec: dict, path: Path, allow_invalid_label_value: bool = 
     return errs
 
 
-def _validate_job(job: dict, uid: str, require_prefixed: bool, allow_invalid_label_value: bool) -> list[FieldError]:
+def _validate_job(job: dict[str, Any], uid: str, require_prefixed: bool,
+                  allow_invalid_label_value: bool) -> list[FieldError]:
     """ValidateJob beyond ObjectMeta."""
     errs = _generated_selector(job, uid, require_prefixed)
     spec = job.get("spec") or {}
@@ -426,12 +427,12 @@ def _validate_job(job: dict, uid: str, require_prefixed: bool, allow_invalid_lab
     return errs
 
 
-def validate_job(obj: dict) -> list[FieldError]:
+def validate_job(obj: dict[str, Any]) -> list[FieldError]:
     """The Job create strategy: the selector generated (PrepareForCreate), then ValidateJob."""
     return _validate_job(generate_selector(obj), GENERATED_UID, True, False)
 
 
-def _with_generated_fields(new: dict, old: dict) -> dict:
+def _with_generated_fields(new: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
     """The new object as `kubectl apply` sends it over the live one: the server-generated selector and
     template labels the manifest does not state are kept from the live object."""
     spec, old_spec = new.get("spec") or {}, old.get("spec") or {}
@@ -452,7 +453,7 @@ def _with_generated_fields(new: dict, old: dict) -> dict:
     return new
 
 
-def _template_update(spec: dict, old_spec: dict, old_status: dict) -> list[FieldError]:
+def _template_update(spec: dict[str, Any], old_spec: dict[str, Any], old_status: dict[str, Any]) -> list[FieldError]:
     """validatePodTemplateUpdate: the template is immutable, except its scheduling directives (node
     affinity, node selector, tolerations, labels, annotations, scheduling gates) while the job is
     suspended and never started."""
@@ -488,7 +489,7 @@ def _same(a: Any, b: Any) -> bool:
     return deep_equal(clean(a), clean(b))
 
 
-def validate_job_update(new: dict, old: dict) -> list[FieldError]:
+def validate_job_update(new: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """The Job update strategy: ValidateJob on the new object (the uid and prefixed labels as the live
     object has them), then ValidateJobSpecUpdate's immutable fields."""
     new = _with_generated_fields(new, old)
@@ -507,7 +508,7 @@ def validate_job_update(new: dict, old: dict) -> list[FieldError]:
     return errs
 
 
-def _has_invalid_label_value(selector: dict | None) -> bool:
+def _has_invalid_label_value(selector: dict[str, Any] | None) -> bool:
     """LabelSelectorHasInvalidLabelValue."""
     from crdtool.schema.apimachinery.names import is_valid_label_value
 
@@ -515,7 +516,7 @@ def _has_invalid_label_value(selector: dict | None) -> bool:
                for v in (e or {}).get("values") or [])
 
 
-def _immutable(spec: dict, old_spec: dict, name: str, render: Any = None) -> list[FieldError]:
+def _immutable(spec: dict[str, Any], old_spec: dict[str, Any], name: str, render: Any = None) -> list[FieldError]:
     value, old_value = spec.get(name), old_spec.get(name)
     if _same(value, old_value):
         return []
@@ -523,7 +524,7 @@ def _immutable(spec: dict, old_spec: dict, name: str, render: Any = None) -> lis
     return [FieldError.invalid(_SPEC.child(name), shown, FIELD_IMMUTABLE)]
 
 
-def _completions_update(spec: dict, old_spec: dict) -> list[FieldError]:
+def _completions_update(spec: dict[str, Any], old_spec: dict[str, Any]) -> list[FieldError]:
     """validateCompletions (ElasticIndexedJob, GA): immutable, except an Indexed Job's, which may change
     together with parallelism."""
     completions, old = spec.get("completions"), old_spec.get("completions")
@@ -575,7 +576,7 @@ def validate_schedule(schedule: str, allow_tz: bool, time_zone: str | None, path
     return errs
 
 
-def validate_job_template_spec(template: dict, path: Path) -> list[FieldError]:
+def validate_job_template_spec(template: dict[str, Any], path: Path) -> list[FieldError]:
     """ValidateJobTemplateSpec: the job spec's shared fields; the selector is the controller's to make."""
     spec = template.get("spec") or {}
     errs = validate_job_spec_fields(spec, path.child("spec"))
@@ -587,7 +588,7 @@ def validate_job_template_spec(template: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _cron_job_spec(spec: dict, old_spec: dict | None) -> list[FieldError]:
+def _cron_job_spec(spec: dict[str, Any], old_spec: dict[str, Any] | None) -> list[FieldError]:
     """validateCronJobSpec."""
     errs: list[FieldError] = []
     schedule = spec.get("schedule") or ""
@@ -611,7 +612,7 @@ def _cron_job_spec(spec: dict, old_spec: dict | None) -> list[FieldError]:
     return errs
 
 
-def validate_cron_job(obj: dict) -> list[FieldError]:
+def validate_cron_job(obj: dict[str, Any]) -> list[FieldError]:
     """ValidateCronJobCreate beyond ObjectMeta: the spec, and a name short enough for its jobs' names
     (63 - 11 bytes for the `-<timestamp>` suffix)."""
     errs = _cron_job_spec(obj.get("spec") or {}, None)
@@ -621,7 +622,7 @@ def validate_cron_job(obj: dict) -> list[FieldError]:
     return errs
 
 
-def validate_cron_job_update(new: dict, old: dict) -> list[FieldError]:
+def validate_cron_job_update(new: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """ValidateCronJobUpdate beyond ObjectMetaUpdate (no name length rule on update)."""
     return _cron_job_spec(new.get("spec") or {}, old.get("spec") or {})
 

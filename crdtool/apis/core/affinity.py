@@ -10,6 +10,8 @@ AllowInvalidTopologySpreadConstraintLabelSelector are only set when the old obje
 
 from __future__ import annotations
 
+from typing import Any
+
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.path import Path
 from crdtool.schema.apimachinery.labelselector import validate_label_name, validate_label_selector
@@ -23,7 +25,7 @@ IN_BOTH_SELECTOR = "exists in both matchLabelKeys and labelSelector"
 
 # ---------------------------------------------------------------- node selectors
 
-def validate_node_selector_requirement(req: dict, allow_invalid_value: bool, path: Path) -> list[FieldError]:
+def validate_node_selector_requirement(req: dict[str, Any], allow_invalid_value: bool, path: Path) -> list[FieldError]:
     """ValidateNodeSelectorRequirement: the values each operator takes, a label key, label values."""
     errs: list[FieldError] = []
     operator = req.get("operator") or ""
@@ -50,7 +52,7 @@ def validate_node_selector_requirement(req: dict, allow_invalid_value: bool, pat
     return errs
 
 
-def validate_node_field_selector_requirement(req: dict, path: Path) -> list[FieldError]:
+def validate_node_field_selector_requirement(req: dict[str, Any], path: Path) -> list[FieldError]:
     """ValidateNodeFieldSelectorRequirement: In or NotIn with one value, on `metadata.name` only."""
     errs: list[FieldError] = []
     operator = req.get("operator") or ""
@@ -71,7 +73,7 @@ def validate_node_field_selector_requirement(req: dict, path: Path) -> list[Fiel
     return errs
 
 
-def validate_node_selector_term(term: dict, allow_invalid_value: bool, path: Path) -> list[FieldError]:
+def validate_node_selector_term(term: dict[str, Any], allow_invalid_value: bool, path: Path) -> list[FieldError]:
     """ValidateNodeSelectorTerm: each matchExpressions and matchFields requirement."""
     errs: list[FieldError] = []
     for j, req in enumerate(term.get("matchExpressions") or ()):
@@ -82,7 +84,7 @@ def validate_node_selector_term(term: dict, allow_invalid_value: bool, path: Pat
     return errs
 
 
-def validate_node_selector(selector: dict, allow_invalid_value: bool, path: Path) -> list[FieldError]:
+def validate_node_selector(selector: dict[str, Any], allow_invalid_value: bool, path: Path) -> list[FieldError]:
     """ValidateNodeSelector: at least one term, each valid."""
     terms_path = path.child("nodeSelectorTerms")
     terms = selector.get("nodeSelectorTerms") or []
@@ -94,7 +96,7 @@ def validate_node_selector(selector: dict, allow_invalid_value: bool, path: Path
     return errs
 
 
-def _validate_node_affinity(affinity: dict, path: Path) -> list[FieldError]:
+def _validate_node_affinity(affinity: dict[str, Any], path: Path) -> list[FieldError]:
     """validateNodeAffinity: the required node selector, the preferred terms' weights and terms
     (invalid label values always allowed in a preference)."""
     errs: list[FieldError] = []
@@ -114,7 +116,7 @@ def _validate_node_affinity(affinity: dict, path: Path) -> list[FieldError]:
 
 # ---------------------------------------------------------------- pod affinity
 
-def _validate_pod_affinity_term(term: dict, path: Path, merged_keys: set[str]) -> list[FieldError]:
+def _validate_pod_affinity_term(term: dict[str, Any], path: Path, merged_keys: set[str]) -> list[FieldError]:
     """validatePodAffinityTerm: the selectors, namespaces as namespace names (reported under the
     path `namespace`, sic), matchLabelKeys and mismatchLabelKeys, a topologyKey."""
     errs = validate_label_selector(term.get("labelSelector"), path.child("labelSelector"))
@@ -129,7 +131,8 @@ def _validate_pod_affinity_term(term: dict, path: Path, merged_keys: set[str]) -
     return errs + validate_label_name(topology_key, path.child("topologyKey"))
 
 
-def _validate_match_and_mismatch_label_keys(path: Path, term: dict, merged_keys: set[str]) -> list[FieldError]:
+def _validate_match_and_mismatch_label_keys(path: Path, term: dict[str, Any],
+                                            merged_keys: set[str]) -> list[FieldError]:
     """validateMatchLabelKeysAndMismatchLabelKeys: the keys are label names and need a labelSelector;
     a matchLabelKeys key is not in the labelSelector too; no key in both lists.
 
@@ -160,7 +163,7 @@ def _validate_match_and_mismatch_label_keys(path: Path, term: dict, merged_keys:
     return errs
 
 
-def _validate_label_keys(path: Path, keys: list[str], selector: dict | None) -> list[FieldError]:
+def _validate_label_keys(path: Path, keys: list[str], selector: dict[str, Any] | None) -> list[FieldError]:
     """validateLabelKeys."""
     if not keys:
         return []
@@ -172,7 +175,7 @@ def _validate_label_keys(path: Path, keys: list[str], selector: dict | None) -> 
     return errs
 
 
-def _validate_pod_affinity(affinity: dict, path: Path, merged_keys: set[str]) -> list[FieldError]:
+def _validate_pod_affinity(affinity: dict[str, Any], path: Path, merged_keys: set[str]) -> list[FieldError]:
     """validatePodAffinity and validatePodAntiAffinity (the same checks): required terms, weighted
     preferred terms."""
     errs: list[FieldError] = []
@@ -190,7 +193,8 @@ def _validate_pod_affinity(affinity: dict, path: Path, merged_keys: set[str]) ->
     return errs
 
 
-def validate_affinity(affinity: dict | None, path: Path, pod_labels: dict | None = None) -> list[FieldError]:
+def validate_affinity(affinity: dict[str, Any] | None, path: Path,
+                      pod_labels: dict[str, str] | None = None) -> list[FieldError]:
     """validateAffinity. `pod_labels` is a Pod's labels (None for a pod template), which the Pod
     create strategy uses to merge matchLabelKeys into the terms' selectors."""
     if affinity is None:
@@ -212,8 +216,8 @@ _SCHEDULE_ACTIONS = ("DoNotSchedule", "ScheduleAnyway")
 _NODE_INCLUSION_POLICIES = ("Honor", "Ignore")
 
 
-def validate_topology_spread_constraints(constraints: list | None, path: Path,
-                                         pod_labels: dict | None = None) -> list[FieldError]:
+def validate_topology_spread_constraints(constraints: list[Any] | None, path: Path,
+                                         pod_labels: dict[str, str] | None = None) -> list[FieldError]:
     """validateTopologySpreadConstraints: maxSkew, topologyKey, whenUnsatisfiable, no two
     constraints with the same {topologyKey, whenUnsatisfiable}, minDomains, the node inclusion
     policies, matchLabelKeys and the labelSelector (invalid label values refused).

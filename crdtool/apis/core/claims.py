@@ -34,7 +34,7 @@ def _quantity_text(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def validate_access_modes(modes: list, path: Path) -> list[FieldError]:
+def validate_access_modes(modes: list[Any], path: Path) -> list[FieldError]:
     """The access-mode loop ValidatePersistentVolumeSpec and ValidatePersistentVolumeClaimSpec share:
     each supported, ReadWriteOncePod alone."""
     errs: list[FieldError] = []
@@ -51,7 +51,7 @@ def validate_access_modes(modes: list, path: Path) -> list[FieldError]:
     return errs
 
 
-def validate_claim_spec(spec: dict, path: Path, allow_invalid_label_value: bool = False,
+def validate_claim_spec(spec: dict[str, Any], path: Path, allow_invalid_label_value: bool = False,
                         allow_invalid_api_group: bool = False) -> list[FieldError]:
     """ValidatePersistentVolumeClaimSpec (also a StatefulSet's claim templates and ephemeral volumes)."""
     errs: list[FieldError] = []
@@ -97,7 +97,7 @@ def validate_claim_spec(spec: dict, path: Path, allow_invalid_label_value: bool 
     return errs
 
 
-def _data_source(source: dict, path: Path, allow_invalid_api_group: bool) -> list[FieldError]:
+def _data_source(source: dict[str, Any], path: Path, allow_invalid_api_group: bool) -> list[FieldError]:
     """validateDataSource / validateDataSourceRef (the namespace is checked by the caller): a name and
     a kind, a PersistentVolumeClaim in the core group, an API group that is a DNS subdomain."""
     errs: list[FieldError] = []
@@ -115,18 +115,18 @@ def _data_source(source: dict, path: Path, allow_invalid_api_group: bool) -> lis
     return errs
 
 
-def _same_source(source: dict, ref: dict) -> bool:
+def _same_source(source: dict[str, Any], ref: dict[str, Any]) -> bool:
     """isDataSourceEqualDataSourceRef: same apiGroup pointer value, kind and name."""
     return (source.get("apiGroup") == ref.get("apiGroup") and (source.get("kind") or "") == (ref.get("kind") or "")
             and (source.get("name") or "") == (ref.get("name") or ""))
 
 
-def validate_claim(claim: dict) -> list[FieldError]:
+def validate_claim(claim: dict[str, Any]) -> list[FieldError]:
     """ValidatePersistentVolumeClaim beyond ValidateObjectMeta, with the options of a create."""
     return validate_claim_spec(claim.get("spec") or {}, _SPEC)
 
 
-def validate_claim_update(claim: dict, old: dict) -> list[FieldError]:
+def validate_claim_update(claim: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """ValidatePersistentVolumeClaimUpdate beyond ValidateObjectMetaUpdate: the claim is valid (with
     what the stored claim already had tolerated), and its spec unchanged except a volumeName set
     once, a storage class set from the beta annotation or from nil, and for a bound claim the
@@ -189,13 +189,14 @@ def validate_claim_update(claim: dict, old: dict) -> list[FieldError]:
     return errs
 
 
-def _storage(spec: dict) -> Fraction:
+def _storage(spec: dict[str, Any]) -> Fraction:
     """spec.resources.requests[storage] (zero when absent)."""
     value = ((spec.get("resources") or {}).get("requests") or {}).get("storage")
     return quantity_value(value) if value is not None else Fraction(0)
 
 
-def _upgrade_from_annotation(old_annotations: dict, annotations: dict, old_class: Any, new_class: Any) -> bool:
+def _upgrade_from_annotation(old_annotations: dict[str, str], annotations: dict[str, str], old_class: Any,
+                             new_class: Any) -> bool:
     """validateStorageClassUpgradeFromAnnotation: the stored claim named its class by the beta
     annotation only, and the new one names the same class in storageClassName."""
     if _STORAGE_CLASS_ANNOTATION not in old_annotations or old_class is not None:
@@ -213,7 +214,7 @@ def semantic(value: Any, key: str = "") -> Any:
     return value
 
 
-def changed_fields(old_spec: dict, new_spec: dict) -> str:
+def changed_fields(old_spec: dict[str, Any], new_spec: dict[str, Any]) -> str:
     """The spec fields that differ, `-` stored and `+` new, as JSON."""
     lines = []
     for key in sorted(set(old_spec) | set(new_spec)):

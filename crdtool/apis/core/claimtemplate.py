@@ -6,6 +6,8 @@ metadata only labels and annotations may be set."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from crdtool.apis.core.claims import validate_claim_spec
 from crdtool.model.errors import FieldError
 from crdtool.model.path import Path
@@ -21,14 +23,14 @@ _OBJECT_META_FIELDS = (
     ("finalizers", "finalizers"), ("managedFields", "managedFields"))
 
 
-def validate_claim_template(template: dict, path: Path) -> list[FieldError]:
+def validate_claim_template(template: dict[str, Any], path: Path) -> list[FieldError]:
     """ValidatePersistentVolumeClaimTemplate: the template's metadata, then its claim spec
     (ValidatePersistentVolumeClaimSpec). `path` is the `volumeClaimTemplate`'s."""
     errs = validate_template_object_meta(template.get("metadata") or {}, path.child("metadata"))
     return errs + validate_claim_spec(template.get("spec") or {}, path.child("spec"))
 
 
-def validate_template_object_meta(meta: dict, path: Path) -> list[FieldError]:
+def validate_template_object_meta(meta: dict[str, Any], path: Path) -> list[FieldError]:
     """ValidateTemplateObjectMeta: annotations, labels, and no other metadata field set (Go's
     zero values are unset)."""
     errs = validate_annotations(meta.get("annotations"), path.child("annotations"))

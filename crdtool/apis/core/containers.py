@@ -25,7 +25,7 @@ class PodContext:
     """What the pod gives each container's validation: its volumes by name (each one's source), its
     resource claims' names, terminationGracePeriodSeconds, restartPolicy, the options."""
 
-    volumes: dict[str, dict]
+    volumes: dict[str, dict[str, Any]]
     claim_names: set[str]
     grace_period: int | None
     restart_policy: str
@@ -41,7 +41,7 @@ def validate_dns1123_label(value: str, path: Path) -> list[FieldError]:
 
 # ---------------------------------------------------------------- container lists
 
-def validate_containers(containers: list | None, path: Path, ctx: PodContext) -> list[FieldError]:
+def validate_containers(containers: list[Any] | None, path: Path, ctx: PodContext) -> list[FieldError]:
     """validateContainers: at least one; names unique; probes and lifecycle; no restartPolicy;
     host ports unique across the list."""
     if not containers:
@@ -70,7 +70,7 @@ def validate_containers(containers: list | None, path: Path, ctx: PodContext) ->
 _INIT_FORBIDDEN = "may not be set for init containers without restartPolicy=Always"
 
 
-def validate_init_containers(containers: list | None, regular: list | None, path: Path,
+def validate_init_containers(containers: list[Any] | None, regular: list[Any] | None, path: Path,
                              ctx: PodContext) -> list[FieldError]:
     """validateInitContainers: names unique among regular and init containers; restartPolicy Always
     only (a sidecar), which alone may have probes and lifecycle handlers."""
@@ -112,7 +112,7 @@ _EPHEMERAL_FORBIDDEN_FIELDS = ("ports", "resources", "resizePolicy", "restartPol
                                "livenessProbe", "readinessProbe", "startupProbe", "lifecycle")
 
 
-def validate_ephemeral_containers(ephemeral: list | None, containers: list | None, init: list | None,
+def validate_ephemeral_containers(ephemeral: list[Any] | None, containers: list[Any] | None, init: list[Any] | None,
                                   path: Path, ctx: PodContext) -> list[FieldError]:
     """validateEphemeralContainers: names unique across all containers, an existing target, only
     the allowed fields, no subPath."""
@@ -149,7 +149,7 @@ def _is_set(value: Any) -> bool:
     return value not in (None, "", 0, False) and value != [] and value != {}
 
 
-def validate_container_only_for_pod(c: dict, path: Path) -> list[FieldError]:
+def validate_container_only_for_pod(c: dict[str, Any], path: Path) -> list[FieldError]:
     """validateContainerOnlyForPod: a pod's (not a template's) container image has no surrounding spaces."""
     image = c.get("image") or ""
     if image != image.strip(" \t\n\r\v\f"):
@@ -163,7 +163,7 @@ _TERMINATION_MESSAGE_POLICIES = ("File", "FallbackToLogsOnError")
 _PULL_POLICIES = ("Always", "IfNotPresent", "Never")
 
 
-def validate_container_common(c: dict, path: Path, ctx: PodContext) -> list[FieldError]:
+def validate_container_common(c: dict[str, Any], path: Path, ctx: PodContext) -> list[FieldError]:
     """validateContainerCommon: what every container type must meet."""
     from crdtool.apis.core import resources, security
 
@@ -200,7 +200,7 @@ def validate_container_common(c: dict, path: Path, ctx: PodContext) -> list[Fiel
 _PROTOCOLS = ("SCTP", "TCP", "UDP")
 
 
-def validate_container_ports(ports: list | None, path: Path) -> list[FieldError]:
+def validate_container_ports(ports: list[Any] | None, path: Path) -> list[FieldError]:
     """validateContainerPorts: names are IANA service names, unique; containerPort 1-65535 and
     required; hostPort 1-65535 when set; protocol TCP, UDP or SCTP."""
     errs: list[FieldError] = []
@@ -233,7 +233,7 @@ def validate_container_ports(ports: list | None, path: Path) -> list[FieldError]
     return errs
 
 
-def check_host_port_conflicts(containers: list, path: Path) -> list[FieldError]:
+def check_host_port_conflicts(containers: list[Any], path: Path) -> list[FieldError]:
     """checkHostPortConflicts (AccumulateUniqueHostPorts): protocol/hostIP/hostPort unique."""
     errs: list[FieldError] = []
     seen: set[str] = set()
@@ -254,7 +254,7 @@ def _env_name_errors(value: str, opts: PodValidationOptions) -> list[str]:
     return names.is_relaxed_env_var_name(value) if opts.allow_relaxed_env_var_names else names.is_env_var_name(value)
 
 
-def validate_env(env: list | None, path: Path, opts: PodValidationOptions) -> list[FieldError]:
+def validate_env(env: list[Any] | None, path: Path, opts: PodValidationOptions) -> list[FieldError]:
     """ValidateEnv: each variable named; valueFrom has exactly one source and no `value` beside it."""
     errs: list[FieldError] = []
     for i, var in enumerate(env or ()):
@@ -274,7 +274,7 @@ _CONTAINER_RESOURCE_PATHS = ("limits.cpu", "limits.ephemeral-storage", "limits.m
                              "requests.ephemeral-storage", "requests.memory")
 
 
-def _validate_env_var_value_from(var: dict, path: Path) -> list[FieldError]:
+def _validate_env_var_value_from(var: dict[str, Any], path: Path) -> list[FieldError]:
     """validateEnvVarValueFrom."""
     source = var.get("valueFrom")
     if source is None:
@@ -304,7 +304,8 @@ def _validate_env_var_value_from(var: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def validate_object_field_selector(selector: dict, expressions: tuple[str, ...], path: Path) -> list[FieldError]:
+def validate_object_field_selector(selector: dict[str, Any], expressions: tuple[str, ...],
+                                   path: Path) -> list[FieldError]:
     """validateObjectFieldSelector: apiVersion and fieldPath required; a supported path, or a
     subscripted metadata.labels/annotations with a qualified name."""
     from crdtool.schema.apimachinery.names import is_qualified_name
@@ -342,7 +343,7 @@ def _split_subscript(field_path: str) -> tuple[str, str, bool]:
     return parts[0], subscript, True
 
 
-def validate_container_resource_field_selector(selector: dict, path: Path, volume: bool) -> list[FieldError]:
+def validate_container_resource_field_selector(selector: dict[str, Any], path: Path, volume: bool) -> list[FieldError]:
     """validateContainerResourceFieldSelector (without the divisor's check)."""
     resource = selector.get("resource") or ""
     if volume and not selector.get("containerName"):
@@ -355,7 +356,7 @@ def validate_container_resource_field_selector(selector: dict, path: Path, volum
     return []
 
 
-def _validate_key_selector(selector: dict, path: Path) -> list[FieldError]:
+def _validate_key_selector(selector: dict[str, Any], path: Path) -> list[FieldError]:
     """validateConfigMapKeySelector and validateSecretKeySelector (both with ValidateSecretName)."""
     name = selector.get("name") or ""
     errs = [FieldError.invalid(path.child("name"), name, m) for m in name_is_dns_subdomain(name, False)]
@@ -367,7 +368,7 @@ def _validate_key_selector(selector: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def validate_env_from(sources: list | None, path: Path, opts: PodValidationOptions) -> list[FieldError]:
+def validate_env_from(sources: list[Any] | None, path: Path, opts: PodValidationOptions) -> list[FieldError]:
     """ValidateEnvFrom: a valid prefix; exactly one of configMapRef and secretRef, named."""
     errs: list[FieldError] = []
     for i, source in enumerate(sources or ()):
@@ -400,8 +401,8 @@ _MOUNT_PROPAGATIONS = ("Bidirectional", "HostToContainer", "None")
 _RECURSIVE_READ_ONLY = ("Disabled", "IfPossible", "Enabled")
 
 
-def validate_volume_mounts(mounts: list | None, devices: dict[str, str], volumes: dict[str, dict], container: dict,
-                           path: Path) -> list[FieldError]:
+def validate_volume_mounts(mounts: list[Any] | None, devices: dict[str, str], volumes: dict[str, dict[str, Any]],
+                           container: dict[str, Any], path: Path) -> list[FieldError]:
     """ValidateVolumeMounts: each mount names a pod volume, has a unique mountPath, no '..' in its
     subPath, a supported propagation and recursiveReadOnly."""
     from crdtool.apis.core.volumes import validate_local_descending_path
@@ -447,7 +448,7 @@ def validate_volume_mounts(mounts: list | None, devices: dict[str, str], volumes
     return errs
 
 
-def _validate_mount_propagation(propagation: str, container: dict, path: Path) -> list[FieldError]:
+def _validate_mount_propagation(propagation: str, container: dict[str, Any], path: Path) -> list[FieldError]:
     """validateMountPropagation: a supported mode; Bidirectional only in a privileged container."""
     errs: list[FieldError] = []
     if propagation not in _MOUNT_PROPAGATIONS:
@@ -459,7 +460,7 @@ def _validate_mount_propagation(propagation: str, container: dict, path: Path) -
     return errs
 
 
-def _validate_recursive_read_only(mount: dict, path: Path) -> list[FieldError]:
+def _validate_recursive_read_only(mount: dict[str, Any], path: Path) -> list[FieldError]:
     """validateMountRecursiveReadOnly."""
     value = mount.get("recursiveReadOnly")
     if value is None or value == "Disabled":
@@ -474,7 +475,7 @@ def _validate_recursive_read_only(mount: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def validate_volume_devices(devices: list | None, mounts: dict[str, str], volumes: dict[str, dict],
+def validate_volume_devices(devices: list[Any] | None, mounts: dict[str, str], volumes: dict[str, dict[str, Any]],
                             path: Path) -> list[FieldError]:
     """ValidateVolumeDevices: each device names a PVC or ephemeral volume, unique names and paths."""
     from crdtool.apis.core.volumes import validate_path_no_backsteps
@@ -487,7 +488,8 @@ def validate_volume_devices(devices: list | None, mounts: dict[str, str], volume
         name, device_path = d.get("name") or "", d.get("devicePath") or ""
         source = volumes.get(name)
         matched = source is not None
-        is_pvc = matched and (source.get("persistentVolumeClaim") is not None or source.get("ephemeral") is not None)
+        is_pvc = source is not None and (source.get("persistentVolumeClaim") is not None
+                                         or source.get("ephemeral") is not None)
         if not name:
             errs.append(FieldError.required(at.child("name")))
         if name in device_names:
@@ -530,7 +532,7 @@ _RESIZE_RESOURCES = ("cpu", "memory")
 _RESIZE_POLICIES = ("NotRequired", "RestartContainer")
 
 
-def validate_resize_policy(policies: list | None, path: Path, pod_restart_policy: str) -> list[FieldError]:
+def validate_resize_policy(policies: list[Any] | None, path: Path, pod_restart_policy: str) -> list[FieldError]:
     """validateResizePolicy: cpu and memory once each, NotRequired or RestartContainer (NotRequired
     under restartPolicy Never)."""
     errs: list[FieldError] = []
@@ -553,7 +555,7 @@ def validate_resize_policy(policies: list | None, path: Path, pod_restart_policy
     return errs
 
 
-def validate_liveness_probe(probe: dict | None, ctx: PodContext, path: Path) -> list[FieldError]:
+def validate_liveness_probe(probe: dict[str, Any] | None, ctx: PodContext, path: Path) -> list[FieldError]:
     """validateLivenessProbe: successThreshold must be 1."""
     if probe is None:
         return []
@@ -563,7 +565,7 @@ def validate_liveness_probe(probe: dict | None, ctx: PodContext, path: Path) -> 
     return errs
 
 
-def validate_readiness_probe(probe: dict | None, ctx: PodContext, path: Path) -> list[FieldError]:
+def validate_readiness_probe(probe: dict[str, Any] | None, ctx: PodContext, path: Path) -> list[FieldError]:
     """validateReadinessProbe: no terminationGracePeriodSeconds."""
     if probe is None:
         return []
@@ -574,12 +576,12 @@ def validate_readiness_probe(probe: dict | None, ctx: PodContext, path: Path) ->
     return errs
 
 
-def validate_startup_probe(probe: dict | None, ctx: PodContext, path: Path) -> list[FieldError]:
+def validate_startup_probe(probe: dict[str, Any] | None, ctx: PodContext, path: Path) -> list[FieldError]:
     """validateStartupProbe: successThreshold must be 1."""
     return validate_liveness_probe(probe, ctx, path)
 
 
-def validate_probe(probe: dict, ctx: PodContext, path: Path) -> list[FieldError]:
+def validate_probe(probe: dict[str, Any], ctx: PodContext, path: Path) -> list[FieldError]:
     """validateProbe: one handler; non-negative timings; a positive terminationGracePeriodSeconds."""
     handler = {k: probe.get(k) for k in ("exec", "httpGet", "tcpSocket", "grpc")}
     errs = validate_handler(handler, ctx, path)
@@ -634,7 +636,7 @@ def validate_handler(handler: dict[str, Any], ctx: PodContext, path: Path) -> li
     return errs
 
 
-def _validate_sleep(sleep: dict, ctx: PodContext, path: Path) -> list[FieldError]:
+def _validate_sleep(sleep: dict[str, Any], ctx: PodContext, path: Path) -> list[FieldError]:
     """validateSleepAction: 0 (or 1, without PodLifecycleSleepActionAllowZero) up to the grace period."""
     seconds = sleep.get("seconds") or 0
     grace = ctx.grace_period
@@ -658,7 +660,7 @@ def validate_port_num_or_name(port: int | str, path: Path) -> list[FieldError]:
     return [FieldError.invalid(path, port, m) for m in is_valid_port_name(port)]
 
 
-def validate_lifecycle(lifecycle: dict, ctx: PodContext, path: Path) -> list[FieldError]:
+def validate_lifecycle(lifecycle: dict[str, Any], ctx: PodContext, path: Path) -> list[FieldError]:
     """validateLifecycle: postStart and preStop handlers (exec, httpGet, tcpSocket, sleep)."""
     errs: list[FieldError] = []
     for hook in ("postStart", "preStop"):

@@ -11,6 +11,7 @@ policy (feature ImageVolume), and the defaults of node statuses.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from crdtool.apis.defaults import Defaulted, register
 
@@ -19,7 +20,7 @@ _DEFAULT_MODE = 0o644  # SecretVolumeSourceDefaultMode, ConfigMapVolumeSourceDef
 
 
 @register(CORE + "PodSpec")
-def pod_spec(obj: dict, d: Defaulted, at: str) -> None:
+def pod_spec(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_PodSpec: dnsPolicy ClusterFirst, restartPolicy Always, securityContext {},
     terminationGracePeriodSeconds 30, schedulerName default-scheduler."""
     d.empty(obj, "dnsPolicy", "ClusterFirst", at)
@@ -32,7 +33,7 @@ def pod_spec(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register(CORE + "Pod")
-def pod(obj: dict, d: Defaulted, at: str) -> None:
+def pod(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_Pod (a Pod only, not a template): a container's requests default to its limits,
     pod-level requests are completed (defaultPodRequests), enableServiceLinks true, and with
     hostNetwork each container port's hostPort to its containerPort."""
@@ -61,7 +62,7 @@ def pod(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register("v1.ResourceList")
-def resource_list(obj: dict, d: Defaulted, at: str) -> None:
+def resource_list(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_ResourceList: each quantity rounded up to a thousandth (Quantity.RoundUp(-3))."""
     from crdtool.apis.quantity import QuantityError, round_up_to_milli
 
@@ -75,7 +76,7 @@ def resource_list(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register(CORE + "Container")
-def container(obj: dict, d: Defaulted, at: str) -> None:
+def container(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_Container: imagePullPolicy Always for an image tagged (or defaulting to) `latest`,
     IfNotPresent otherwise; terminationMessagePath /dev/termination-log; terminationMessagePolicy File."""
     if not obj.get("imagePullPolicy"):
@@ -88,20 +89,20 @@ register(CORE + "EphemeralContainer")(container)  # SetDefaults_EphemeralContain
 
 
 @register(CORE + "Volume")
-def volume(obj: dict, d: Defaulted, at: str) -> None:
+def volume(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_Volume: a volume without any source is an emptyDir (VolumeSource is inline in Volume)."""
     if all(key == "name" for key in obj):
         d.set(obj, "emptyDir", {}, at)
 
 
 @register(CORE + "HostPathVolumeSource")
-def host_path(obj: dict, d: Defaulted, at: str) -> None:
+def host_path(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_HostPathVolumeSource: type HostPathUnset ("")."""
     if obj.get("type") is None:
         d.set(obj, "type", "", at)
 
 
-def _default_mode(obj: dict, d: Defaulted, at: str) -> None:
+def _default_mode(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_{Secret,ConfigMap,DownwardAPI,Projected}VolumeSource: defaultMode 0644 (420)."""
     if obj.get("defaultMode") is None:
         d.set(obj, "defaultMode", _DEFAULT_MODE, at)
@@ -112,14 +113,14 @@ for _source in ("SecretVolumeSource", "ConfigMapVolumeSource", "DownwardAPIVolum
 
 
 @register(CORE + "ServiceAccountTokenProjection")
-def token_projection(obj: dict, d: Defaulted, at: str) -> None:
+def token_projection(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_ServiceAccountTokenProjection: expirationSeconds one hour."""
     if obj.get("expirationSeconds") is None:
         d.set(obj, "expirationSeconds", 3600, at)
 
 
 @register(CORE + "Probe")
-def probe(obj: dict, d: Defaulted, at: str) -> None:
+def probe(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_Probe: timeoutSeconds 1, periodSeconds 10, successThreshold 1, failureThreshold 3."""
     for key, value in (("timeoutSeconds", 1), ("periodSeconds", 10), ("successThreshold", 1), ("failureThreshold", 3)):
         if not obj.get(key):
@@ -127,20 +128,20 @@ def probe(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register(CORE + "HTTPGetAction")
-def http_get(obj: dict, d: Defaulted, at: str) -> None:
+def http_get(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_HTTPGetAction: path "/", scheme HTTP."""
     d.empty(obj, "path", "/", at)
     d.empty(obj, "scheme", "HTTP", at)
 
 
 @register(CORE + "ObjectFieldSelector")
-def field_selector(obj: dict, d: Defaulted, at: str) -> None:
+def field_selector(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_ObjectFieldSelector: apiVersion v1."""
     d.empty(obj, "apiVersion", "v1", at)
 
 
 @register(CORE + "Service")
-def service(obj: dict, d: Defaulted, at: str) -> None:
+def service(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_Service: sessionAffinity None (and no sessionAffinityConfig then; ClientIP gets a
     10800 s timeout), type ClusterIP, each port's protocol TCP and targetPort its port,
     externalTrafficPolicy Cluster for an externally accessible service, internalTrafficPolicy Cluster,
@@ -176,12 +177,12 @@ def service(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register(CORE + "Secret")
-def secret(obj: dict, d: Defaulted, at: str) -> None:
+def secret(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_Secret: type Opaque."""
     d.empty(obj, "type", "Opaque", at)
 
 
-def _default_pod_requests(spec: dict, d: Defaulted, at: str) -> None:
+def _default_pod_requests(spec: dict[str, Any], d: Defaulted, at: str) -> None:
     """defaultPodRequests (feature PodLevelResources, on): with pod-level limits, a pod-level
     resource the pod does not request is requested as its containers request it in aggregate (if
     it can be overcommitted), else as the pod limits it."""
@@ -203,21 +204,21 @@ def _default_pod_requests(spec: dict, d: Defaulted, at: str) -> None:
 
 
 @register(CORE + "PersistentVolumeClaim")
-def claim(obj: dict, d: Defaulted, at: str) -> None:
+def claim(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_PersistentVolumeClaim: status.phase Pending."""
     status = obj.setdefault("status", {})
     d.empty(status, "phase", "Pending", f"{at}.status" if at else "status")
 
 
 @register(CORE + "PersistentVolumeClaimSpec")
-def claim_spec(obj: dict, d: Defaulted, at: str) -> None:
+def claim_spec(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_PersistentVolumeClaimSpec: volumeMode Filesystem."""
     if obj.get("volumeMode") is None:
         d.set(obj, "volumeMode", "Filesystem", at)
 
 
 @register(CORE + "PersistentVolume")
-def volume_object(obj: dict, d: Defaulted, at: str) -> None:
+def volume_object(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_PersistentVolume: status.phase Pending, reclaim policy Retain, volumeMode Filesystem."""
     status = obj.setdefault("status", {})
     d.empty(status, "phase", "Pending", f"{at}.status" if at else "status")
@@ -229,7 +230,7 @@ def volume_object(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register(CORE + "Namespace")
-def namespace(obj: dict, d: Defaulted, at: str) -> None:
+def namespace(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_Namespace: a named namespace gets the label kubernetes.io/metadata.name = its name."""
     meta = obj.get("metadata") or {}
     name = meta.get("name")
@@ -241,13 +242,13 @@ def namespace(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register(CORE + "NamespaceStatus")
-def namespace_status(obj: dict, d: Defaulted, at: str) -> None:
+def namespace_status(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_NamespaceStatus: phase Active."""
     d.empty(obj, "phase", "Active", at)
 
 
 @register(CORE + "LimitRangeItem")
-def limit_range_item(obj: dict, d: Defaulted, at: str) -> None:
+def limit_range_item(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_LimitRangeItem, for a Container limit: a resource with a max and no default limit
     gets the max as its default; a default limit without a default request gives that request; a min
     without a default request gives it too. (Go makes both maps even when nothing goes in them: an
@@ -266,7 +267,7 @@ def limit_range_item(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register(CORE + "Endpoints")
-def endpoints(obj: dict, d: Defaulted, at: str) -> None:
+def endpoints(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_Endpoints: each subset port's protocol TCP."""
     for i, subset in enumerate(obj.get("subsets") or ()):
         for j, port in enumerate(subset.get("ports") or ()):
@@ -274,7 +275,7 @@ def endpoints(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register(CORE + "ReplicationController")
-def replication_controller(obj: dict, d: Defaulted, at: str) -> None:
+def replication_controller(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_ReplicationController: selector and labels from the template's labels when empty."""
     spec = obj.setdefault("spec", {})
     labels = ((spec.get("template") or {}).get("metadata") or {}).get("labels")

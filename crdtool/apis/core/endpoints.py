@@ -4,6 +4,8 @@ addresses parse as legacy IP fields (sloppily)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from crdtool.apis.core.containers import validate_dns1123_label
 from crdtool.apis.fieldchecks import validate_ip_for_legacy_field, validate_non_special_ip, validate_qualified_name
 from crdtool.model.errors import FieldError, TypedString
@@ -13,7 +15,7 @@ from crdtool.schema.apimachinery.names import is_valid_port_num, name_is_dns_sub
 _PROTOCOLS = ["SCTP", "TCP", "UDP"]
 
 
-def validate_endpoints(endpoints: dict) -> list[FieldError]:
+def validate_endpoints(endpoints: dict[str, Any]) -> list[FieldError]:
     """ValidateEndpoints beyond ValidateObjectMeta: validateEndpointSubsets."""
     errs: list[FieldError] = []
     for i, subset in enumerate(endpoints.get("subsets") or ()):
@@ -30,7 +32,7 @@ def validate_endpoints(endpoints: dict) -> list[FieldError]:
     return errs
 
 
-def _address(address: dict, path: Path) -> list[FieldError]:
+def _address(address: dict[str, Any], path: Path) -> list[FieldError]:
     """validateEndpointAddress: an IP, a DNS-label hostname, a DNS-subdomain nodeName, and an IP that
     is not special (its "must be a valid IP address" repeats a bad IP, as in the apiserver)."""
     ip = address.get("ip") or ""
@@ -44,7 +46,7 @@ def _address(address: dict, path: Path) -> list[FieldError]:
     return errs + validate_non_special_ip(ip, path.child("ip"))
 
 
-def _port(port: dict, require_name: bool, path: Path) -> list[FieldError]:
+def _port(port: dict[str, Any], require_name: bool, path: Path) -> list[FieldError]:
     """validateEndpointPort."""
     errs: list[FieldError] = []
     name = port.get("name") or ""

@@ -6,6 +6,7 @@ what its Go counterpart reports beyond ValidateObjectMeta(Update), which apis.ha
 from __future__ import annotations
 
 import base64
+from typing import Any
 
 from crdtool.apis.core.meta import validate_kube_finalizer_name
 from crdtool.apis.core.names import is_config_map_key
@@ -23,7 +24,7 @@ _SPEC = Path.root("spec")
 
 # ---------------------------------------------------------------- Pod
 
-def validate_pod(pod: dict) -> list[FieldError]:
+def validate_pod(pod: dict[str, Any]) -> list[FieldError]:
     """ValidatePodCreate beyond ValidateObjectMeta: validatePodMetadataAndSpec, no ephemeral
     containers, no nodeName while scheduling gates remain, seccomp and AppArmor annotations that
     agree with the fields they preceded."""
@@ -39,7 +40,7 @@ def validate_pod(pod: dict) -> list[FieldError]:
     return errs + _apparmor_annotations_match(annotations, spec)
 
 
-def validate_pod_update(new: dict, old: dict) -> list[FieldError]:
+def validate_pod_update(new: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """ValidatePodUpdate beyond ValidateObjectMetaUpdate (ValidateObjectMeta of the new pod, which Go
     runs again, is left out: its metadata errors would be the update's twice): the new pod's
     metadata and spec, the pod annotations' changes, then what the spec may change
@@ -54,7 +55,7 @@ def validate_pod_update(new: dict, old: dict) -> list[FieldError]:
     return errs + validate_pod_spec_update(new.get("spec") or {}, old.get("spec") or {})
 
 
-def _validate_pod_metadata_and_spec(pod: dict, merge_label_keys: bool = True) -> list[FieldError]:
+def _validate_pod_metadata_and_spec(pod: dict[str, Any], merge_label_keys: bool = True) -> list[FieldError]:
     """validatePodMetadataAndSpec beyond ValidateObjectMeta: the pod-specific annotations,
     ValidatePodSpec with the pod's metadata, service account tokens only with a service account,
     container images without surrounding whitespace. `merge_label_keys`: the create strategy has
@@ -86,7 +87,7 @@ _APPARMOR_CONTAINER = "container.apparmor.security.beta.kubernetes.io/"
 _LOCALHOST = "localhost/"
 
 
-def _seccomp_annotations_match(annotations: dict, spec: dict) -> list[FieldError]:
+def _seccomp_annotations_match(annotations: dict[str, Any], spec: dict[str, Any]) -> list[FieldError]:
     """validateSeccompAnnotationsAndFields: where a seccomp annotation and field both exist, they
     agree."""
     errs: list[FieldError] = []
@@ -103,7 +104,7 @@ def _seccomp_annotations_match(annotations: dict, spec: dict) -> list[FieldError
     return errs
 
 
-def _seccomp_match(annotation: str, profile: dict, path: Path) -> list[FieldError]:
+def _seccomp_match(annotation: str, profile: dict[str, Any], path: Path) -> list[FieldError]:
     kind = profile.get("type") or ""
     mismatch = [FieldError.forbidden(path.child("type"), "seccomp type in annotation and field must match")]
     if kind == "Unconfined" and annotation != "unconfined":
@@ -119,7 +120,7 @@ def _seccomp_match(annotation: str, profile: dict, path: Path) -> list[FieldErro
     return []
 
 
-def _apparmor_annotations_match(annotations: dict, spec: dict) -> list[FieldError]:
+def _apparmor_annotations_match(annotations: dict[str, Any], spec: dict[str, Any]) -> list[FieldError]:
     """validateAppArmorAnnotationsAndFieldsMatchOnCreate (not for Windows pods): a container's
     AppArmor annotation agrees with its profile (its own, else the pod's)."""
     from crdtool.apis.core.security import visit_containers
@@ -150,10 +151,10 @@ def _apparmor_annotations_match(annotations: dict, spec: dict) -> list[FieldErro
 
 # ---------------------------------------------------------------- ConfigMap
 
-def validate_config_map(cm: dict) -> list[FieldError]:
+def validate_config_map(cm: dict[str, Any]) -> list[FieldError]:
     """ValidateConfigMap: keys are config keys, none in both data and binaryData, 1 MiB in all."""
-    data: dict = cm.get("data") or {}
-    binary: dict = cm.get("binaryData") or {}
+    data: dict[str, Any] = cm.get("data") or {}
+    binary: dict[str, Any] = cm.get("binaryData") or {}
     errs: list[FieldError] = []
     total = 0
     for key, value in data.items():
@@ -170,14 +171,14 @@ def validate_config_map(cm: dict) -> list[FieldError]:
     return errs
 
 
-def validate_config_map_update(new: dict, old: dict) -> list[FieldError]:
+def validate_config_map_update(new: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """configmap strategy's ValidateUpdate: ValidateConfigMapUpdate, and an immutable ConfigMap's
     immutable, data and binaryData unchanged."""
     errs = _immutable(new, old, ("data", "binaryData"))
     return errs + validate_config_map(new)
 
 
-def _immutable(new: dict, old: dict, fields: tuple[str, ...]) -> list[FieldError]:
+def _immutable(new: dict[str, Any], old: dict[str, Any], fields: tuple[str, ...]) -> list[FieldError]:
     """The strategies' check of an object created with `immutable: true`."""
     if not old.get("immutable"):
         return []
@@ -203,7 +204,7 @@ def _bytes(value: str | None) -> bytes:
         return b""
 
 
-def secret_data(secret: dict) -> dict[str, bytes]:
+def secret_data(secret: dict[str, Any]) -> dict[str, bytes]:
     """The internal Secret's data: data decoded, then stringData merged over it (the v1 to internal
     conversion, which runs before validation)."""
     data = {k: _bytes(v) for k, v in (secret.get("data") or {}).items()}
@@ -212,7 +213,7 @@ def secret_data(secret: dict) -> dict[str, bytes]:
     return data
 
 
-def validate_secret(secret: dict) -> list[FieldError]:
+def validate_secret(secret: dict[str, Any]) -> list[FieldError]:
     """ValidateSecret: keys are config keys, 1 MiB in all, and each type's required keys."""
     data = secret_data(secret)
     data_path = Path.root("data")
@@ -262,7 +263,7 @@ def _json_object_error(raw: bytes) -> str | None:
     return f"json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}"
 
 
-def validate_secret_update(new: dict, old: dict) -> list[FieldError]:
+def validate_secret_update(new: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """ValidateSecretUpdate (the type is immutable; an empty type takes the old one) and the secret
     strategy's immutability of a Secret created with `immutable: true`."""
     new_type = new.get("type") or old.get("type") or ""
@@ -273,7 +274,7 @@ def validate_secret_update(new: dict, old: dict) -> list[FieldError]:
 
 # ---------------------------------------------------------------- Namespace, ServiceAccount
 
-def validate_namespace(namespace: dict) -> list[FieldError]:
+def validate_namespace(namespace: dict[str, Any]) -> list[FieldError]:
     """ValidateNamespace beyond ValidateObjectMeta: each spec finalizer a qualified name and a standard
     or fully qualified finalizer name, reported at `spec.finalizers` (the apiserver gives no index)."""
     path = Path.root("spec", "finalizers")
@@ -284,13 +285,13 @@ def validate_namespace(namespace: dict) -> list[FieldError]:
     return errs
 
 
-def validate_namespace_update(new: dict, old: dict) -> list[FieldError]:
+def validate_namespace_update(new: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """ValidateNamespaceUpdate beyond ValidateObjectMetaUpdate: nothing (the namespace strategy's
     PrepareForUpdate keeps the stored spec.finalizers and status)."""
     return []
 
 
-def validate_service_account(account: dict) -> list[FieldError]:
+def validate_service_account(account: dict[str, Any]) -> list[FieldError]:
     """ValidateServiceAccount (and its update): ValidateObjectMeta only; its secrets and
     imagePullSecrets references are not checked by the apiserver."""
     return []

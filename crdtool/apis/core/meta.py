@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from crdtool.model.errors import FieldError
 from crdtool.model.path import Path
 
@@ -17,7 +19,7 @@ def validate_kube_finalizer_name(value: str, path: Path) -> list[FieldError]:
     return []
 
 
-def validate_kube_finalizer_names(finalizers: list | None, path: Path) -> list[FieldError]:
+def validate_kube_finalizer_names(finalizers: list[Any] | None, path: Path) -> list[FieldError]:
     """The loop ValidateObjectMeta and ValidateObjectMetaUpdate run over metadata.finalizers."""
     errs: list[FieldError] = []
     for i, name in enumerate(finalizers or ()):

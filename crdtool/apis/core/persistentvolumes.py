@@ -47,7 +47,8 @@ def _text(quantity: Any) -> str:
     return quantity if isinstance(quantity, str) else str(quantity)
 
 
-def validate_pv_spec(spec: dict, pv_name: str, allow_invalid_node_label_values: bool = False) -> list[FieldError]:
+def validate_pv_spec(spec: dict[str, Any], pv_name: str,
+                     allow_invalid_node_label_values: bool = False) -> list[FieldError]:
     """ValidatePersistentVolumeSpec of a (not inline) PersistentVolume, in Go's order."""
     errs: list[FieldError] = []
     modes = spec.get("accessModes") or []
@@ -91,7 +92,7 @@ def validate_pv_spec(spec: dict, pv_name: str, allow_invalid_node_label_values: 
     return errs
 
 
-def _capacity(capacity: dict | None) -> list[FieldError]:
+def _capacity(capacity: dict[str, Any] | None) -> list[FieldError]:
     """Only `storage`, a positive quantity (validateBasicResource and ValidatePositiveQuantityValue)."""
     path = _SPEC.child("capacity")
     errs: list[FieldError] = []
@@ -110,7 +111,7 @@ def _capacity(capacity: dict | None) -> list[FieldError]:
     return errs
 
 
-def _node_affinity(affinity: dict, allow_invalid_label_values: bool) -> list[FieldError]:
+def _node_affinity(affinity: dict[str, Any], allow_invalid_label_values: bool) -> list[FieldError]:
     """validateVolumeNodeAffinity: a required node selector."""
     path = _SPEC.child("nodeAffinity")
     required = affinity.get("required")
@@ -125,7 +126,7 @@ def _clean(target: str) -> str:
     return "/" + cleaned.lstrip("/") if cleaned.startswith("//") else cleaned
 
 
-def mount_option_errors(pv: dict) -> list[FieldError]:
+def mount_option_errors(pv: dict[str, Any]) -> list[FieldError]:
     """pkg/volume/validation checkMountOption: the mount-options annotation only on sources that
     take mount options."""
     spec = pv.get("spec") or {}
@@ -136,13 +137,13 @@ def mount_option_errors(pv: dict) -> list[FieldError]:
                                  "may not specify mount options for this volume type")]
 
 
-def validate_pv(pv: dict) -> list[FieldError]:
+def validate_pv(pv: dict[str, Any]) -> list[FieldError]:
     """The PV strategy's Validate beyond ValidateObjectMeta: the spec, then the mount options."""
     name = (pv.get("metadata") or {}).get("name") or ""
     return validate_pv_spec(pv.get("spec") or {}, name) + mount_option_errors(pv)
 
 
-def validate_pv_update(pv: dict, old: dict) -> list[FieldError]:
+def validate_pv_update(pv: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """The PV strategy's ValidateUpdate beyond ValidateObjectMetaUpdate: the PV is valid (with the
     invalid node label values the stored PV already had tolerated), its source unchanged (but for
     a CSI controllerExpandSecretRef set for the first time), volumeMode unchanged, a stored node
@@ -174,7 +175,7 @@ def validate_pv_update(pv: dict, old: dict) -> list[FieldError]:
     return errs
 
 
-def _has_invalid_label_value(affinity: dict | None) -> bool:
+def _has_invalid_label_value(affinity: dict[str, Any] | None) -> bool:
     """ValidationOptionsForPersistentVolume's AllowInvalidLabelValueInRequiredNodeAffinity: the stored
     PV's required node selector already has a value that is no label value."""
     terms = ((affinity or {}).get("required") or {}).get("nodeSelectorTerms") or []
@@ -194,7 +195,7 @@ def _ga_keys(affinity: Any) -> Any:
     return {**affinity, "required": {**required, "nodeSelectorTerms": terms}}
 
 
-def _affinity_struct(affinity: dict | None) -> Any:
+def _affinity_struct(affinity: dict[str, Any] | None) -> Any:
     """The internal *core.VolumeNodeAffinity as json.Marshal writes it (no JSON tags)."""
     if affinity is None:
         return None
@@ -202,7 +203,7 @@ def _affinity_struct(affinity: dict | None) -> Any:
     if required is None:
         return GoStruct(Required=None)
 
-    def requirement(req: dict) -> GoStruct:
+    def requirement(req: dict[str, Any]) -> GoStruct:
         return GoStruct(Key=req.get("key") or "", Operator=req.get("operator") or "", Values=req.get("values"))
 
     terms = [GoStruct(MatchExpressions=_list(t.get("matchExpressions"), requirement),
@@ -212,5 +213,5 @@ def _affinity_struct(affinity: dict | None) -> Any:
                                       else None))
 
 
-def _list(items: list | None, fn: Any) -> list | None:
+def _list(items: list[Any] | None, fn: Any) -> list[Any] | None:
     return None if items is None else [fn(item or {}) for item in items]

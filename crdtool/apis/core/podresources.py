@@ -34,12 +34,12 @@ SUPPORTED_POD_LEVEL_RESOURCES = ("cpu", "hugepages-", "memory")
 
 # ---------------------------------------------------------------- resource claims
 
-def pod_claim_names(claims: list | None) -> set[str]:
+def pod_claim_names(claims: list[Any] | None) -> set[str]:
     """gatherPodResourceClaimNames: the non-empty names, which containers may refer to."""
-    return {(c or {}).get("name") for c in claims or () if (c or {}).get("name")}
+    return {name for c in claims or () if (name := (c or {}).get("name"))}
 
 
-def validate_pod_resource_claims(claims: list | None, path: Path) -> list[FieldError]:
+def validate_pod_resource_claims(claims: list[Any] | None, path: Path) -> list[FieldError]:
     """validatePodResourceClaims: each claim named by a unique DNS label, with exactly one of
     resourceClaimName and resourceClaimTemplateName, each a DNS subdomain (a ResourceClaim's or a
     ResourceClaimTemplate's name)."""
@@ -69,7 +69,7 @@ def validate_pod_resource_claims(claims: list | None, path: Path) -> list[FieldE
     return errs
 
 
-def _claim_struct(claim: dict) -> GoStruct:
+def _claim_struct(claim: dict[str, Any]) -> GoStruct:
     """The internal core.PodResourceClaim as json.Marshal writes it (Go field names; the two names
     are *string)."""
     def ptr(value: Any) -> Any:
@@ -95,7 +95,7 @@ def validate_pod_resource_name(name: str, path: Path) -> list[FieldError]:
     return [FieldError.not_supported(path, TypedString(name), SUPPORTED_POD_LEVEL_RESOURCES)]
 
 
-def validate_pod_resources(spec: dict, claim_names: set[str], path: Path) -> list[FieldError]:
+def validate_pod_resources(spec: dict[str, Any], claim_names: set[str], path: Path) -> list[FieldError]:
     """validatePodResources: no claims at pod level; the requirements' rules with pod-level resource
     names; then the containers' consistency with them. `path` is `spec.resources`."""
     resources = spec.get("resources")
@@ -108,12 +108,12 @@ def validate_pod_resources(spec: dict, claim_names: set[str], path: Path) -> lis
     return errs + _validate_consistency(spec, resources, path)
 
 
-def _validate_consistency(spec: dict, resources: dict, path: Path) -> list[FieldError]:
+def _validate_consistency(spec: dict[str, Any], resources: dict[str, Any], path: Path) -> list[FieldError]:
     """validatePodResourceConsistency: the pod requests at least what its containers request in
     aggregate; no container's limit above the pod's."""
     errs: list[FieldError] = []
-    pod_requests: dict = resources.get("requests") or {}
-    pod_limits: dict = resources.get("limits") or {}
+    pod_requests: dict[str, Any] = resources.get("requests") or {}
+    pod_limits: dict[str, Any] = resources.get("limits") or {}
     for name, (total, text) in aggregate_container_requests(spec).items():
         if name in pod_requests and total > quantity_value(pod_requests[name]):
             errs.append(FieldError.invalid(path.child("requests").key(name), _text(pod_requests[name]),
@@ -134,7 +134,7 @@ def _text(quantity: Any) -> str:
 _Total = tuple[Fraction, str]
 
 
-def aggregate_container_requests(spec: dict) -> dict[str, _Total]:
+def aggregate_container_requests(spec: dict[str, Any]) -> dict[str, _Total]:
     """resourcehelper.AggregateContainerRequests from the spec alone: regular containers and
     sidecars (restartable init containers) add up; each other init container needs its request
     plus the sidecars started before it; the pod needs the larger of the sum and the init peak.
@@ -162,7 +162,7 @@ def aggregate_container_requests(spec: dict) -> dict[str, _Total]:
     return result
 
 
-def _requests(container: dict | None) -> dict[str, _Total]:
+def _requests(container: dict[str, Any] | None) -> dict[str, _Total]:
     requests = (((container or {}).get("resources") or {}).get("requests")) or {}
     return {name: (quantity_value(q), _text(q)) for name, q in requests.items()}
 

@@ -6,6 +6,7 @@ pod as a whole; the containers are in apis.core.containers, the volumes in apis.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from crdtool.apis.fieldchecks import validate_ip_for_legacy_field, validate_qualified_name
 from crdtool.model.errors import FieldError, TypedString
@@ -40,7 +41,7 @@ class PodValidationOptions:
 DEFAULT_OPTIONS = PodValidationOptions()
 
 
-def validate_pod_template_spec(template: dict | None, path: Path,
+def validate_pod_template_spec(template: dict[str, Any] | None, path: Path,
                                opts: PodValidationOptions = DEFAULT_OPTIONS) -> list[FieldError]:
     """ValidatePodTemplateSpec: the template's labels and annotations, its pod spec (ValidatePodSpec
     with no pod metadata), and no ephemeral containers. `path` is the template's (e.g.
@@ -58,7 +59,8 @@ def validate_pod_template_spec(template: dict | None, path: Path,
     return errs
 
 
-def validate_pod_specific_annotations(annotations: dict | None, spec: dict, path: Path) -> list[FieldError]:
+def validate_pod_specific_annotations(annotations: dict[str, str] | None, spec: dict[str, Any],
+                                      path: Path) -> list[FieldError]:
     """ValidatePodSpecificAnnotations: the mirror pod annotation needs spec.nodeName; a deletion cost
     is a 32-bit integer."""
     annotations = annotations or {}
@@ -81,7 +83,7 @@ def _is_int32(text: str) -> bool:
     return -(2**31) <= int(text) <= 2**31 - 1
 
 
-def validate_pod_spec(spec: dict, pod_meta: dict | None, path: Path,
+def validate_pod_spec(spec: dict[str, Any], pod_meta: dict[str, Any] | None, path: Path,
                       opts: PodValidationOptions = DEFAULT_OPTIONS, resource_is_pod: bool = False) -> list[FieldError]:
     """ValidatePodSpec, in Go's order: terminationGracePeriodSeconds, volumes, resourceClaims,
     containers (regular, init, ephemeral), pod-level resources, hostNetwork's ports, restartPolicy,
@@ -167,14 +169,14 @@ def validate_pod_spec(spec: dict, pod_meta: dict | None, path: Path,
     return errs + sec.validate_os(spec, path)
 
 
-def validate_overhead(overhead: dict, path: Path) -> list[FieldError]:
+def validate_overhead(overhead: dict[str, Any], path: Path) -> list[FieldError]:
     """validateOverhead: the resource requirements' rules, as limits."""
     from crdtool.apis.core.resources import validate_container_resource_requirements
 
     return validate_container_resource_requirements({"limits": overhead}, set(), path)
 
 
-def validate_scheduling_gates(gates: list | None, path: Path) -> list[FieldError]:
+def validate_scheduling_gates(gates: list[Any] | None, path: Path) -> list[FieldError]:
     """validateSchedulingGates: qualified names, no duplicate."""
     errs: list[FieldError] = []
     seen: set[str] = set()
@@ -187,7 +189,7 @@ def validate_scheduling_gates(gates: list | None, path: Path) -> list[FieldError
     return errs
 
 
-def validate_host_alias(alias: dict, path: Path) -> list[FieldError]:
+def validate_host_alias(alias: dict[str, Any], path: Path) -> list[FieldError]:
     """ValidateHostAliases' check of one alias: an IP (IsValidIPForLegacyField), DNS subdomains."""
     from crdtool.schema.apimachinery.names import is_dns1123_subdomain
 
@@ -207,7 +209,7 @@ def _one_of(value: str, supported: tuple[str, ...], path: Path) -> list[FieldErr
     return [FieldError.not_supported(path, value, supported)]
 
 
-def _validate_host_network_deps(spec: dict, path: Path, resource_is_pod: bool) -> list[FieldError]:
+def _validate_host_network_deps(spec: dict[str, Any], path: Path, resource_is_pod: bool) -> list[FieldError]:
     """validatePodHostNetworkDeps: with hostNetwork a port's hostPort equals its containerPort (or,
     in a template, is unset)."""
     if not spec.get("hostNetwork"):
@@ -223,7 +225,7 @@ def _validate_host_network_deps(spec: dict, path: Path, resource_is_pod: bool) -
     return errs
 
 
-def _validate_dns_config(config: dict | None, policy: str, path: Path) -> list[FieldError]:
+def _validate_dns_config(config: dict[str, Any] | None, policy: str, path: Path) -> list[FieldError]:
     """validatePodDNSConfig: dnsPolicy None needs nameservers; at most 3 nameservers and 32
     searches of 2048 characters in all; searches are DNS subdomains; options are named."""
     from crdtool.schema.apimachinery.names import is_dns1123_subdomain
@@ -262,7 +264,7 @@ def _validate_dns_config(config: dict | None, policy: str, path: Path) -> list[F
 _TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 
 
-def validate_tolerations(tolerations: list, path: Path) -> list[FieldError]:
+def validate_tolerations(tolerations: list[Any], path: Path) -> list[FieldError]:
     """ValidateTolerations: a qualified key; an empty key only with Exists; tolerationSeconds only
     with NoExecute; Equal's value a label value, Exists' value empty; a known effect."""
     errs: list[FieldError] = []

@@ -35,7 +35,7 @@ _APPARMOR_PREFIX = "container.apparmor.security.beta.kubernetes.io/"
 _MIRROR = "kubernetes.io/config.mirror"
 
 
-def validate_pod_specific_annotation_updates(new: dict, old: dict, path: Path) -> list[FieldError]:
+def validate_pod_specific_annotation_updates(new: dict[str, Any], old: dict[str, Any], path: Path) -> list[FieldError]:
     """ValidatePodSpecificAnnotationUpdates' checks of changes (the annotations' own checks follow
     it in the caller): AppArmor and mirror pod annotations are neither added, changed nor removed."""
     new_ann = (new.get("metadata") or {}).get("annotations") or {}
@@ -58,7 +58,7 @@ def validate_pod_specific_annotation_updates(new: dict, old: dict, path: Path) -
     return errs
 
 
-def validate_pod_spec_update(new_spec: dict, old_spec: dict) -> list[FieldError]:
+def validate_pod_spec_update(new_spec: dict[str, Any], old_spec: dict[str, Any]) -> list[FieldError]:
     """ValidatePodUpdate's checks of the spec, after the new pod's own validation."""
     errs: list[FieldError] = []
     for field in ("containers", "initContainers"):
@@ -90,7 +90,7 @@ def validate_pod_spec_update(new_spec: dict, old_spec: dict) -> list[FieldError]
     return errs
 
 
-def _container_updates(new: list, old: list, path: Path) -> tuple[list[FieldError], bool]:
+def _container_updates(new: list[Any], old: list[Any], path: Path) -> tuple[list[FieldError], bool]:
     """ValidateContainerUpdates: as many containers as before (else stop), each with an image
     without surrounding whitespace."""
     if len(new) != len(old):
@@ -106,7 +106,7 @@ def _container_updates(new: list, old: list, path: Path) -> tuple[list[FieldErro
     return errs, False
 
 
-def _only_added_tolerations(new: list, old: list, path: Path) -> list[FieldError]:
+def _only_added_tolerations(new: list[Any], old: list[Any], path: Path) -> list[FieldError]:
     """validateOnlyAddedTolerations: each old toleration is still there (its tolerationSeconds may
     change); then the new ones are valid."""
     for previous in old:
@@ -117,7 +117,7 @@ def _only_added_tolerations(new: list, old: list, path: Path) -> list[FieldError
     return validate_tolerations(new, path)
 
 
-def _only_deleted_scheduling_gates(new: list, old: list, path: Path) -> list[FieldError]:
+def _only_deleted_scheduling_gates(new: list[Any], old: list[Any], path: Path) -> list[FieldError]:
     """validateOnlyDeletedSchedulingGates: no gate that the stored pod did not have (Go walks a map:
     document order here)."""
     old_names = {(g or {}).get("name") or "" for g in old}
@@ -129,7 +129,7 @@ def _only_deleted_scheduling_gates(new: list, old: list, path: Path) -> list[Fie
             for name, i in added.items() if name not in old_names]
 
 
-def _munge(new_spec: dict, old_spec: dict) -> dict:
+def _munge(new_spec: dict[str, Any], old_spec: dict[str, Any]) -> dict[str, Any]:
     """The new spec with what may change taken from the stored one."""
     munged = copy.deepcopy(new_spec)
     for field in ("containers", "initContainers"):
@@ -146,7 +146,7 @@ def _munge(new_spec: dict, old_spec: dict) -> dict:
     return munged
 
 
-def _gated_pod_mutations(munged: dict, old_spec: dict) -> list[FieldError]:
+def _gated_pod_mutations(munged: dict[str, Any], old_spec: dict[str, Any]) -> list[FieldError]:
     """A gated pod's allowed changes: nodeSelector additions and node affinity additions, checked and
     then taken from the stored spec in `munged`."""
     errs: list[FieldError] = []
@@ -175,13 +175,13 @@ def _gated_pod_mutations(munged: dict, old_spec: dict) -> list[FieldError]:
     return errs
 
 
-def _restore(munged: dict, old_spec: dict, field: str) -> None:
+def _restore(munged: dict[str, Any], old_spec: dict[str, Any], field: str) -> None:
     munged.pop(field, None)
     if field in old_spec:
         munged[field] = copy.deepcopy(old_spec[field])
 
 
-def _node_affinity_mutation(path: Path, new: dict | None, old: dict | None) -> list[FieldError]:
+def _node_affinity_mutation(path: Path, new: dict[str, Any] | None, old: dict[str, Any] | None) -> list[FieldError]:
     """validateNodeAffinityMutation: a non-empty required term list keeps its length, and each term
     only gains requirements."""
     old_required = (old or {}).get("requiredDuringSchedulingIgnoredDuringExecution")
@@ -198,7 +198,7 @@ def _node_affinity_mutation(path: Path, new: dict | None, old: dict | None) -> l
             for i in range(len(old_terms)) if not _only_additions(new_terms[i] or {}, old_terms[i] or {})]
 
 
-def _only_additions(new: dict, old: dict) -> bool:
+def _only_additions(new: dict[str, Any], old: dict[str, Any]) -> bool:
     """validateNodeSelectorTermHasOnlyAdditions."""
     old_exprs, old_fields = old.get("matchExpressions") or [], old.get("matchFields") or []
     new_exprs, new_fields = new.get("matchExpressions") or [], new.get("matchFields") or []
@@ -210,17 +210,17 @@ def _only_additions(new: dict, old: dict) -> bool:
     return True
 
 
-def _terms_struct(terms: list) -> list:
+def _terms_struct(terms: list[Any]) -> list[Any]:
     return [_term_struct(t) for t in terms]
 
 
-def _term_struct(term: dict | None) -> Any:
+def _term_struct(term: dict[str, Any] | None) -> Any:
     """An internal core.NodeSelectorTerm as json.Marshal writes it (Go field names, every field)."""
     from crdtool.model.gofmt import GoStruct
 
     term = term or {}
 
-    def requirements(items: list | None) -> Any:
+    def requirements(items: list[Any] | None) -> Any:
         if items is None:
             return None
         return [GoStruct(Key=(r or {}).get("key") or "", Operator=(r or {}).get("operator") or "",
@@ -251,7 +251,7 @@ def semantic_equal(a: Any, b: Any) -> bool:
 _GO_NAMES = {"dnsPolicy": "DNSPolicy", "dnsConfig": "DNSConfig", "os": "OS"}
 
 
-def spec_diff(old: dict, new: dict) -> str:
+def spec_diff(old: dict[str, Any], new: dict[str, Any]) -> str:
     """The changed top-level fields of a pod spec in go-cmp's diff shape."""
     old_n, new_n = _normal(old), _normal(new)
     lines = ["  core.PodSpec{"]

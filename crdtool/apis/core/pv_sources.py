@@ -9,6 +9,7 @@ references name a namespace too, and local."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from crdtool.apis.core import volume_sources, volumes
 from crdtool.apis.core.containers import validate_dns1123_label
@@ -16,7 +17,7 @@ from crdtool.model.errors import FieldError
 from crdtool.model.path import Path
 from crdtool.schema.apimachinery.names import inclusive_range_error, is_dns1123_subdomain, name_is_dns_label
 
-Check = Callable[[dict, Path], list[FieldError]]
+Check = Callable[[dict[str, Any], Path], list[FieldError]]
 _MORE_THAN_ONE = "may not specify more than 1 volume type"
 #: ValidatePersistentVolumeSpec's order of sources.
 SOURCES = ("hostPath", "gcePersistentDisk", "awsElasticBlockStore", "glusterfs", "flocker", "nfs", "rbd", "quobyte",
@@ -29,7 +30,7 @@ _ISCSI_NAME_TOO_LONG = ("Total length of <volume name>:<iscsi.targetPortal> must
                         "iscsi.initiatorName is specified.")
 
 
-def validate_pv_source(spec: dict, pv_name: str, path: Path) -> tuple[bool, list[FieldError]]:
+def validate_pv_source(spec: dict[str, Any], pv_name: str, path: Path) -> tuple[bool, list[FieldError]]:
     """The source part of ValidatePersistentVolumeSpec: each source set after the first is refused
     (flexVolume is counted but never refused, as in Go); (whether `local` is the source, errors)."""
     errs: list[FieldError] = []
@@ -64,11 +65,11 @@ def _check(source: str) -> Check:
     return shared if shared is not None else volume_sources.PLUGIN_CHECKS[source]
 
 
-def _required(source: dict, fields: tuple[str, ...], path: Path) -> list[FieldError]:
+def _required(source: dict[str, Any], fields: tuple[str, ...], path: Path) -> list[FieldError]:
     return [FieldError.required(path.child(f)) for f in fields if not source.get(f)]
 
 
-def _glusterfs(source: dict, path: Path) -> list[FieldError]:
+def _glusterfs(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateGlusterfsPersistentVolumeSource: endpoints and path; a namespace name if set."""
     errs = _required(source, ("endpoints", "path"), path)
     namespace = source.get("endpointsNamespace")
@@ -87,7 +88,7 @@ def _iscsi_name_format(value: str, path: Path) -> list[FieldError]:
     return volume_sources.iqn_format(value, path, "must be valid format")
 
 
-def _iscsi(source: dict, pv_name: str, path: Path) -> list[FieldError]:
+def _iscsi(source: dict[str, Any], pv_name: str, path: Path) -> list[FieldError]:
     """validateISCSIPersistentVolumeSource: a target portal (with an initiator name, `<PV name>:
     <portal>` within 64 characters), an IQN, a LUN of 0-255, a named secret for CHAP, an initiator
     name of the iqn/eui/naa forms."""
@@ -114,7 +115,7 @@ def _iscsi(source: dict, pv_name: str, path: Path) -> list[FieldError]:
     return errs
 
 
-def _cinder(source: dict, path: Path) -> list[FieldError]:
+def _cinder(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateCinderPersistentVolumeSource: a volume ID; a secret reference with name and namespace."""
     errs = _required(source, ("volumeID",), path)
     ref = source.get("secretRef")
@@ -123,7 +124,7 @@ def _cinder(source: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _azure_file(source: dict, path: Path) -> list[FieldError]:
+def _azure_file(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateAzureFilePV: secret and share names; a secret namespace, if set, not empty."""
     errs = _required(source, ("secretName", "shareName"), path)
     if source.get("secretNamespace") is not None and not source["secretNamespace"]:
@@ -131,7 +132,7 @@ def _azure_file(source: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _storageos(source: dict, path: Path) -> list[FieldError]:
+def _storageos(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateStorageOSPersistentVolumeSource: volume name and namespace DNS labels; a secret
     reference with name and namespace."""
     name = source.get("volumeName") or ""
@@ -148,7 +149,7 @@ def _storageos(source: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _secret_reference(ref: dict, path: Path) -> list[FieldError]:
+def _secret_reference(ref: dict[str, Any], path: Path) -> list[FieldError]:
     """validatePVSecretReference: a name (DNS subdomain) and a namespace (DNS label)."""
     errs: list[FieldError] = []
     name, namespace = ref.get("name") or "", ref.get("namespace") or ""
@@ -163,7 +164,7 @@ def _secret_reference(ref: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _csi(source: dict, path: Path) -> list[FieldError]:
+def _csi(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateCSIPersistentVolumeSource: a driver name, a volume handle, full secret references."""
     errs = volumes.validate_csi_driver_name(source.get("driver") or "", path.child("driver"))
     errs += _required(source, ("volumeHandle",), path)
@@ -174,7 +175,7 @@ def _csi(source: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _local(source: dict, path: Path) -> list[FieldError]:
+def _local(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateLocalVolumeSource: a path without `..` elements."""
     local_path = source.get("path") or ""
     if not local_path:

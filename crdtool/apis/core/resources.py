@@ -11,6 +11,7 @@ apiserver shows it: the decoder stores quantities canonical (apis.quantity.canon
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from crdtool.apis.quantity import quantity_value
 from crdtool.model.errors import FieldError, TypedString
@@ -93,7 +94,7 @@ def validate_container_resource_name(name: str, path: Path) -> list[FieldError]:
 NameCheck = Callable[[str, Path], list[FieldError]]
 
 
-def validate_container_resource_requirements(requirements: dict | None, claim_names: set[str],
+def validate_container_resource_requirements(requirements: dict[str, Any] | None, claim_names: set[str],
                                              path: Path,
                                              name_check: NameCheck = validate_container_resource_name,
                                              ) -> list[FieldError]:
@@ -102,8 +103,8 @@ def validate_container_resource_requirements(requirements: dict | None, claim_na
     resources that cannot be overcommitted, which need a limit); huge pages beside cpu or memory;
     claims named in pod.spec.resourceClaims."""
     requirements = requirements or {}
-    limits: dict = requirements.get("limits") or {}
-    requests: dict = requirements.get("requests") or {}
+    limits: dict[str, Any] = requirements.get("limits") or {}
+    requests: dict[str, Any] = requirements.get("requests") or {}
     lim_path, req_path = path.child("limits"), path.child("requests")
     errs: list[FieldError] = []
     cpu_or_memory = huge_pages = False
@@ -136,7 +137,7 @@ def validate_container_resource_requirements(requirements: dict | None, claim_na
     return errs
 
 
-def _validate_claim_names(claims: list | None, pod_claims: set[str], path: Path) -> list[FieldError]:
+def _validate_claim_names(claims: list[Any] | None, pod_claims: set[str], path: Path) -> list[FieldError]:
     """validateResourceClaimNames: each claim named, one of pod.spec.resourceClaims, referenced
     once (a claim as a whole, or each of its requests once, not both)."""
     errs: list[FieldError] = []

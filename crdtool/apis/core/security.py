@@ -16,8 +16,9 @@ internal type's security context; the errors name them where Go names them."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
-import re2
+import re2  # type: ignore[import-untyped]  # google-re2 ships no types
 
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.gofmt import GoStruct
@@ -36,7 +37,7 @@ _SUPPLEMENTAL_GROUPS_POLICIES = ("Merge", "Strict")
 _SELINUX_CHANGE_POLICIES = ("MountOption", "Recursive")
 
 
-def _ids(sc: dict, fields: tuple[str, ...], path: Path) -> list[FieldError]:
+def _ids(sc: dict[str, Any], fields: tuple[str, ...], path: Path) -> list[FieldError]:
     """IsValidUserID / IsValidGroupID of the fields that are set."""
     errs: list[FieldError] = []
     for field in fields:
@@ -48,7 +49,7 @@ def _ids(sc: dict, fields: tuple[str, ...], path: Path) -> list[FieldError]:
 
 # ---------------------------------------------------------------- container
 
-def validate_security_context(sc: dict | None, path: Path, host_users: bool = True) -> list[FieldError]:
+def validate_security_context(sc: dict[str, Any] | None, path: Path, host_users: bool = True) -> list[FieldError]:
     """ValidateSecurityContext: user and group IDs, procMount (Unmasked only without host users),
     the seccomp profile, allowPrivilegeEscalation false beside privileged or CAP_SYS_ADMIN, the
     Windows options and the AppArmor profile."""
@@ -81,13 +82,13 @@ def _ptr(value: object) -> object:
     return TypedString(value) if isinstance(value, str) else value
 
 
-def _profile_struct(profile: dict | None) -> GoStruct | None:
+def _profile_struct(profile: dict[str, Any] | None) -> GoStruct | None:
     if profile is None:
         return None
     return GoStruct(Type=profile.get("type") or "", LocalhostProfile=_ptr(profile.get("localhostProfile")))
 
 
-def security_context_struct(sc: dict) -> GoStruct:
+def security_context_struct(sc: dict[str, Any]) -> GoStruct:
     """The internal core.SecurityContext as json.Marshal writes it in a field error (no JSON tags:
     Go field names, every field, nil pointers as null)."""
     caps = sc.get("capabilities")
@@ -112,7 +113,7 @@ def security_context_struct(sc: dict) -> GoStruct:
 
 # ---------------------------------------------------------------- profiles
 
-def validate_seccomp_profile(profile: dict | None, path: Path) -> list[FieldError]:
+def validate_seccomp_profile(profile: dict[str, Any] | None, path: Path) -> list[FieldError]:
     """validateSeccompProfileField: a known type; localhostProfile (a relative path without `..`)
     with Localhost and only with it."""
     from crdtool.apis.core.volumes import validate_local_descending_path
@@ -138,7 +139,7 @@ def validate_seccomp_profile(profile: dict | None, path: Path) -> list[FieldErro
     return errs
 
 
-def validate_apparmor_profile(profile: dict | None, path: Path) -> list[FieldError]:
+def validate_apparmor_profile(profile: dict[str, Any] | None, path: Path) -> list[FieldError]:
     """ValidateAppArmorProfileField: a known type; an unpadded, non-empty localhostProfile of at most
     4095 bytes with Localhost and only with it."""
     if profile is None:
@@ -181,7 +182,7 @@ _MAX_GMSA_KIB = 64
 _MAX_DOMAIN, _MAX_USER = 256, 104
 
 
-def validate_windows_options(options: dict | None, path: Path) -> list[FieldError]:
+def validate_windows_options(options: dict[str, Any] | None, path: Path) -> list[FieldError]:
     """validateWindowsSecurityContextOptions: the GMSA credential spec's name and size, and
     runAsUserName's form (DOMAIN\\USER)."""
     if options is None:
@@ -241,7 +242,7 @@ _SYSCTL = re2.compile(_SYSCTL_PATTERN)
 _SYSCTL_MAX = 253
 
 
-def validate_pod_security_context(spec: dict, path: Path) -> list[FieldError]:
+def validate_pod_security_context(spec: dict[str, Any], path: Path) -> list[FieldError]:
     """validatePodSpecSecurityContext of spec.securityContext (`path`): IDs, shareProcessNamespace
     beside hostPID, sysctls, fsGroupChangePolicy, the seccomp, Windows and AppArmor options,
     supplementalGroupsPolicy, seLinuxChangePolicy."""
@@ -271,7 +272,7 @@ def _one_of(value: str | None, supported: tuple[str, ...], path: Path) -> list[F
     return [FieldError.not_supported(path, TypedString(value), supported)]
 
 
-def _validate_sysctls(sysctls: list, spec: dict, path: Path) -> list[FieldError]:
+def _validate_sysctls(sysctls: list[Any], spec: dict[str, Any], path: Path) -> list[FieldError]:
     """validateSysctls: named, by the sysctl name rule, unique; no network sysctl in a host-network
     pod and no IPC sysctl in a host-IPC pod (ValidateHostSysctl)."""
     errs: list[FieldError] = []
@@ -310,14 +311,14 @@ def sysctl_namespace(name: str) -> str:
     return next((ns for prefix, ns in _PREFIX_NAMESPACES if name.startswith(prefix)), "")
 
 
-def visit_containers(spec: dict, path: Path) -> Iterator[tuple[dict, Path]]:
+def visit_containers(spec: dict[str, Any], path: Path) -> Iterator[tuple[dict[str, Any], Path]]:
     """podshelper.VisitContainersWithPath's order: init containers, containers, ephemeral containers."""
     for field in ("initContainers", "containers", "ephemeralContainers"):
         for i, c in enumerate(spec.get(field) or ()):
             yield c or {}, path.child(field).index(i)
 
 
-def validate_windows_host_process_pod(spec: dict, path: Path) -> list[FieldError]:
+def validate_windows_host_process_pod(spec: dict[str, Any], path: Path) -> list[FieldError]:
     """validateWindowsHostProcessPod: a container's hostProcess equals the pod's when both are set;
     with any hostProcess container, all are, and hostNetwork is on."""
     pod_hp = ((spec.get("securityContext") or {}).get("windowsOptions") or {}).get("hostProcess")
@@ -342,7 +343,7 @@ def validate_windows_host_process_pod(spec: dict, path: Path) -> list[FieldError
     return errs
 
 
-def validate_host_users(spec: dict, path: Path) -> list[FieldError]:
+def validate_host_users(spec: dict[str, Any], path: Path) -> list[FieldError]:
     """validateHostUsers: a pod in its own user namespace shares no other host namespace."""
     if spec.get("hostUsers") is not False:
         return []
@@ -361,7 +362,7 @@ _WINDOWS_CONTAINER_FORBIDDEN = ("appArmorProfile", "seLinuxOptions", "seccompPro
 _WINDOWS = "cannot be set for a windows pod"
 
 
-def validate_os(spec: dict, path: Path) -> list[FieldError]:
+def validate_os(spec: dict[str, Any], path: Path) -> list[FieldError]:
     """validateOS, then validateLinux or validateWindows for a valid os.name: what the other system's
     pods may not set."""
     os_ = spec.get("os")
@@ -375,7 +376,7 @@ def validate_os(spec: dict, path: Path) -> list[FieldError]:
     return _validate_linux(spec, path) if name == "linux" else _validate_windows(spec, path)
 
 
-def _validate_linux(spec: dict, path: Path) -> list[FieldError]:
+def _validate_linux(spec: dict[str, Any], path: Path) -> list[FieldError]:
     detail = "windows options cannot be set for a linux pod"
     errs: list[FieldError] = []
     if (spec.get("securityContext") or {}).get("windowsOptions") is not None:
@@ -386,7 +387,7 @@ def _validate_linux(spec: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _validate_windows(spec: dict, path: Path) -> list[FieldError]:
+def _validate_windows(spec: dict[str, Any], path: Path) -> list[FieldError]:
     sc = spec.get("securityContext") or {}
     sc_path = path.child("securityContext")
     errs = [FieldError.forbidden(sc_path.child(f), _WINDOWS) for f in _WINDOWS_POD_FORBIDDEN if sc.get(f) is not None]

@@ -52,7 +52,7 @@ _MAY_NOT_CHANGE = "may not change once set"
 
 # ---------------------------------------------------------------- the strategy
 
-def prepare_for_create(service: dict) -> dict:
+def prepare_for_create(service: dict[str, Any]) -> dict[str, Any]:
     """PrepareForCreate's NormalizeClusterIPs: a clusterIP without clusterIPs becomes clusterIPs."""
     spec = service.get("spec") or {}
     if spec.get("clusterIP") and not spec.get("clusterIPs"):
@@ -60,7 +60,7 @@ def prepare_for_create(service: dict) -> dict:
     return service
 
 
-def prepare_for_update(service: dict, old: dict) -> dict:
+def prepare_for_update(service: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
     """PrepareForUpdate: NormalizeClusterIPs against the stored service (an old client that sent only
     clusterIP keeps the stored clusterIPs; clearing or changing clusterIP carries over to clusterIPs
     left as they were), then dropTypeDependentFields (what a change of type leaves behind)."""
@@ -79,7 +79,7 @@ def prepare_for_update(service: dict, old: dict) -> dict:
     return {**service, "spec": spec}
 
 
-def _drop_type_dependent_fields(spec: dict, old_spec: dict) -> None:
+def _drop_type_dependent_fields(spec: dict[str, Any], old_spec: dict[str, Any]) -> None:
     """dropTypeDependentFields: when the type changes, fields the new type cannot use and that the
     user left as they were are cleared (the allocator releases them)."""
     new_type, old_type = spec.get("type"), old_spec.get("type")
@@ -99,7 +99,7 @@ def _drop_type_dependent_fields(spec: dict, old_spec: dict) -> None:
                 spec.pop(key, None)
 
 
-def _same_node_ports(ports: list, old_ports: list) -> bool:
+def _same_node_ports(ports: list[Any], old_ports: list[Any]) -> bool:
     """sameNodePorts: every port's nodePort is the stored port's (by index), or unset."""
     for i, port in enumerate(ports):
         if i < len(old_ports) and port.get("nodePort") not in (None, 0, old_ports[i].get("nodePort")):
@@ -109,12 +109,12 @@ def _same_node_ports(ports: list, old_ports: list) -> bool:
 
 # ---------------------------------------------------------------- ValidateService
 
-def _is_headless(spec: dict) -> bool:
+def _is_headless(spec: dict[str, Any]) -> bool:
     """isHeadlessService: clusterIPs is exactly ["None"]."""
     return (spec.get("clusterIPs") or []) == ["None"]
 
 
-def validate_service(service: dict) -> list[FieldError]:
+def validate_service(service: dict[str, Any]) -> list[FieldError]:
     """ValidateService beyond ValidateObjectMeta, in its order."""
     spec = service.get("spec") or {}
     annotations = (service.get("metadata") or {}).get("annotations") or {}
@@ -161,7 +161,7 @@ def validate_service(service: dict) -> list[FieldError]:
     return errs
 
 
-def _type_specific(spec: dict, kind: str, headless: bool) -> list[FieldError]:
+def _type_specific(spec: dict[str, Any], kind: str, headless: bool) -> list[FieldError]:
     """ValidateService's switch on the type: no headless LoadBalancer or NodePort; an ExternalName
     without cluster IPs or families, with a DNS name (a trailing dot allowed)."""
     ips_path = _SPEC.child("clusterIPs")
@@ -184,7 +184,7 @@ def _type_specific(spec: dict, kind: str, headless: bool) -> list[FieldError]:
     return errs
 
 
-def _validate_service_port(port: dict, require_name: bool, names: set[str], path: Path) -> list[FieldError]:
+def _validate_service_port(port: dict[str, Any], require_name: bool, names: set[str], path: Path) -> list[FieldError]:
     """validateServicePort: a name (required when there are several, a DNS label, unique), the port
     number, the protocol, the target port, the appProtocol."""
     errs: list[FieldError] = []
@@ -210,7 +210,7 @@ def _validate_service_port(port: dict, require_name: bool, names: set[str], path
     return errs
 
 
-def _session_affinity(spec: dict) -> list[FieldError]:
+def _session_affinity(spec: dict[str, Any]) -> list[FieldError]:
     """sessionAffinity is ClientIP (with a timeout of 1 s to a day) or None (without a config)."""
     path = _SPEC.child("sessionAffinity")
     affinity = spec.get("sessionAffinity") or ""
@@ -239,7 +239,7 @@ def _session_affinity(spec: dict) -> list[FieldError]:
     return []
 
 
-def _ports_across(ports: list, kind: str) -> list[FieldError]:
+def _ports_across(ports: list[Any], kind: str) -> list[FieldError]:
     """No nodePort on a ClusterIP service; no two ports with the same (protocol, nodePort) or
     (protocol, port)."""
     errs: list[FieldError] = []
@@ -271,7 +271,7 @@ def _service_port_key(protocol: str, port: int) -> GoStruct:
     return GoStruct(Name="", Protocol=protocol, AppProtocol=None, Port=port, TargetPort=0, NodePort=0)
 
 
-def _source_ranges(spec: dict, annotations: dict, kind: str) -> list[FieldError]:
+def _source_ranges(spec: dict[str, Any], annotations: dict[str, Any], kind: str) -> list[FieldError]:
     """loadBalancerSourceRanges (or, without them, its annotation): only on a LoadBalancer, each a
     CIDR (space-padding tolerated)."""
     errs: list[FieldError] = []
@@ -298,7 +298,7 @@ def _trim_space(text: str) -> str:
     return text.strip(" \t\n\v\f\r\x85\xa0")
 
 
-def validate_load_balancer_class(spec: dict, old_spec: dict | None) -> list[FieldError]:
+def validate_load_balancer_class(spec: dict[str, Any], old_spec: dict[str, Any] | None) -> list[FieldError]:
     """validateLoadBalancerClassField: a qualified name on a LoadBalancer, unchanged while it stays
     one; forbidden on other types."""
     errs: list[FieldError] = []
@@ -315,18 +315,18 @@ def validate_load_balancer_class(spec: dict, old_spec: dict | None) -> list[Fiel
     return errs
 
 
-def _externally_accessible(spec: dict) -> bool:
+def _externally_accessible(spec: dict[str, Any]) -> bool:
     """apiservice.ExternallyAccessible: a LoadBalancer or NodePort, or a ClusterIP with external IPs."""
     kind = spec.get("type")
     return kind in ("LoadBalancer", "NodePort") or (kind == "ClusterIP" and bool(spec.get("externalIPs")))
 
 
-def needs_health_check(spec: dict) -> bool:
+def needs_health_check(spec: dict[str, Any]) -> bool:
     """apiservice.NeedsHealthCheck: a LoadBalancer with externalTrafficPolicy Local."""
     return spec.get("type") == "LoadBalancer" and spec.get("externalTrafficPolicy") == "Local"
 
 
-def _external_traffic_policy(spec: dict) -> list[FieldError]:
+def _external_traffic_policy(spec: dict[str, Any]) -> list[FieldError]:
     """validateServiceExternalTrafficPolicy. An unset healthCheckNodePort that the policy needs is
     the allocator's to fill, before validation: not reported (see the module's docstring)."""
     errs: list[FieldError] = []
@@ -351,7 +351,7 @@ def _external_traffic_policy(spec: dict) -> list[FieldError]:
     return errs
 
 
-def _internal_traffic_policy(spec: dict, kind: str) -> list[FieldError]:
+def _internal_traffic_policy(spec: dict[str, Any], kind: str) -> list[FieldError]:
     """validateServiceInternalTrafficFieldsValue: set (defaulting sets it) on the types with cluster
     IPs, and Cluster or Local."""
     policy = spec.get("internalTrafficPolicy")
@@ -365,7 +365,7 @@ def _internal_traffic_policy(spec: dict, kind: str) -> list[FieldError]:
     return []
 
 
-def validate_cluster_ips_related_fields(spec: dict) -> list[FieldError]:
+def validate_cluster_ips_related_fields(spec: dict[str, Any]) -> list[FieldError]:
     """ValidateServiceClusterIPsRelatedFields: clusterIP and clusterIPs agree, families and policy are
     known, the IPs are IPs (or a single "None"), at most one per family, each of its family."""
     if spec.get("type") == "ExternalName":
@@ -426,14 +426,14 @@ def _dual_stack(ips: list[str]) -> bool:
     return any(v6) and not all(v6)
 
 
-def validate_service_create(service: dict) -> list[FieldError]:
+def validate_service_create(service: dict[str, Any]) -> list[FieldError]:
     """The service strategy's create: PrepareForCreate, then ValidateServiceCreate (ValidateService)."""
     return validate_service(prepare_for_create(service))
 
 
 # ---------------------------------------------------------------- ValidateServiceUpdate
 
-def validate_service_update(service: dict, old: dict) -> list[FieldError]:
+def validate_service_update(service: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """The service strategy's update: PrepareForUpdate, then ValidateServiceUpdate beyond
     ValidateObjectMetaUpdate: cluster IPs and IP families may be added or released but not changed,
     the load balancer class and (while needed) the health check node port are immutable; then
@@ -451,13 +451,13 @@ def validate_service_update(service: dict, old: dict) -> list[FieldError]:
     return errs + validate_service(service)
 
 
-def _policy_value(spec: dict) -> Any:
+def _policy_value(spec: dict[str, Any]) -> Any:
     """The *IPFamilyPolicy bad value (JSON): null when unset, else the policy."""
     policy = spec.get("ipFamilyPolicy")
     return None if policy is None else TypedString(policy)
 
 
-def _upgrade_downgrade_cluster_ips(old_spec: dict, spec: dict) -> list[FieldError]:
+def _upgrade_downgrade_cluster_ips(old_spec: dict[str, Any], spec: dict[str, Any]) -> list[FieldError]:
     """validateUpgradeDowngradeClusterIPs."""
     if "ExternalName" in (spec.get("type"), old_spec.get("type")):
         return []
@@ -482,7 +482,7 @@ def _upgrade_downgrade_cluster_ips(old_spec: dict, spec: dict) -> list[FieldErro
     return errs
 
 
-def _upgrade_downgrade_ip_families(old_spec: dict, spec: dict) -> list[FieldError]:
+def _upgrade_downgrade_ip_families(old_spec: dict[str, Any], spec: dict[str, Any]) -> list[FieldError]:
     """validateUpgradeDowngradeIPFamilies (its bad values as Go has them, clusterIPs in two places)."""
     if "ExternalName" in (spec.get("type"), old_spec.get("type")):
         return []

@@ -5,6 +5,8 @@ signer name extractSignerNameFromClusterTrustBundleName reads from it)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from crdtool.model.errors import FieldError
 from crdtool.model.gofmt import go_quote
 from crdtool.model.path import Path
@@ -39,7 +41,8 @@ def validate_signer_name(signer: str, path: Path) -> list[FieldError]:
     return errs
 
 
-def _first_bad_label(labels: list[str], segment: str, path: Path, check) -> list[FieldError]:
+def _first_bad_label(labels: list[str], segment: str, path: Path,
+                      check: Callable[[str], list[str]]) -> list[FieldError]:
     for label in labels:
         messages = check(label)
         if messages:

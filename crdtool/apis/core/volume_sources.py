@@ -7,8 +7,9 @@ these plugins are gone from the kubelet, but the apiserver still checks the fiel
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-import re2
+import re2  # type: ignore[import-untyped]  # google-re2 ships no types
 
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.path import Path
@@ -21,12 +22,12 @@ _EUI = re2.compile(r"^eui.[[:alnum:]]{16}$")
 _NAA = re2.compile(r"^naa.[[:alnum:]]{32}$")
 
 
-def _required(source: dict, fields: tuple[str, ...], path: Path) -> list[FieldError]:
+def _required(source: dict[str, Any], fields: tuple[str, ...], path: Path) -> list[FieldError]:
     """field.Required for each of `fields` that is empty."""
     return [FieldError.required(path.child(f)) for f in fields if not source.get(f)]
 
 
-def _git_repo(source: dict, path: Path) -> list[FieldError]:
+def _git_repo(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateGitRepoVolumeSource."""
     from crdtool.apis.core.volumes import validate_local_descending_path
 
@@ -34,19 +35,19 @@ def _git_repo(source: dict, path: Path) -> list[FieldError]:
     return errs + validate_local_descending_path(source.get("directory") or "", path.child("directory"))
 
 
-def _partition(source: dict, path: Path) -> list[FieldError]:
+def _partition(source: dict[str, Any], path: Path) -> list[FieldError]:
     partition = source.get("partition") or 0
     if not 0 <= partition <= 255:
         return [FieldError.invalid(path.child("partition"), partition, _PARTITION_RANGE)]
     return []
 
 
-def _gce_pd(source: dict, path: Path) -> list[FieldError]:
+def _gce_pd(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateGCEPersistentDiskVolumeSource (Go reports it under `persistentDisk`)."""
     return _required(source, ("pdName",), path) + _partition(source, path)
 
 
-def _aws_ebs(source: dict, path: Path) -> list[FieldError]:
+def _aws_ebs(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateAWSElasticBlockStoreVolumeSource."""
     return _required(source, ("volumeID",), path) + _partition(source, path)
 
@@ -59,7 +60,7 @@ def iqn_format(value: str, path: Path, prefix_message: str) -> list[FieldError]:
     return [] if pattern.search(value) else [FieldError.invalid(path, value, "must be valid format")]
 
 
-def _iscsi(source: dict, path: Path) -> list[FieldError]:
+def _iscsi(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateISCSIVolumeSource."""
     errs = _required(source, ("targetPortal",), path)
     iqn = source.get("iqn") or ""
@@ -82,7 +83,7 @@ def _iscsi(source: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def iscsi_name_error(source: dict, volume_name: str, path: Path) -> list[FieldError]:
+def iscsi_name_error(source: dict[str, Any], volume_name: str, path: Path) -> list[FieldError]:
     """validateVolumeSource's check of an iscsi volume with an initiatorName: `<volume name>:
     <targetPortal>` within 64 characters (reported at the volume's `name`)."""
     if source.get("initiatorName") is not None and len(f"{volume_name}:{source.get('targetPortal') or ''}") > 64:
@@ -92,12 +93,12 @@ def iscsi_name_error(source: dict, volume_name: str, path: Path) -> list[FieldEr
     return []
 
 
-def _glusterfs(source: dict, path: Path) -> list[FieldError]:
+def _glusterfs(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateGlusterfsVolumeSource."""
     return _required(source, ("endpoints", "path"), path)
 
 
-def _flocker(source: dict, path: Path) -> list[FieldError]:
+def _flocker(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateFlockerVolumeSource."""
     name, uuid = source.get("datasetName") or "", source.get("datasetUUID") or ""
     errs: list[FieldError] = []
@@ -111,12 +112,12 @@ def _flocker(source: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _rbd(source: dict, path: Path) -> list[FieldError]:
+def _rbd(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateRBDVolumeSource."""
     return _required(source, ("monitors", "image"), path)
 
 
-def _cinder(source: dict, path: Path) -> list[FieldError]:
+def _cinder(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateCinderVolumeSource."""
     errs = _required(source, ("volumeID",), path)
     ref = source.get("secretRef")
@@ -125,12 +126,12 @@ def _cinder(source: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _cephfs(source: dict, path: Path) -> list[FieldError]:
+def _cephfs(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateCephFSVolumeSource."""
     return _required(source, ("monitors",), path)
 
 
-def _quobyte(source: dict, path: Path) -> list[FieldError]:
+def _quobyte(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateQuobyteVolumeSource: host:port registries, a tenant of at most 64 characters, a volume."""
     registry = source.get("registry") or ""
     message = "must be a host:port pair or multiple pairs separated by commas"
@@ -158,7 +159,7 @@ def _split_host_port(pair: str) -> bool:
     return "[" not in pair and "]" not in pair
 
 
-def _fc(source: dict, path: Path) -> list[FieldError]:
+def _fc(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateFCVolumeSource."""
     wwns, wwids = source.get("targetWWNs") or [], source.get("wwids") or []
     errs: list[FieldError] = []
@@ -177,7 +178,7 @@ def _fc(source: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _flex_volume(source: dict, path: Path) -> list[FieldError]:
+def _flex_volume(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateFlexVolumeSource: a driver; options outside the kubernetes.io and k8s.io namespaces."""
     errs = _required(source, ("driver",), path)
     for key in source.get("options") or {}:
@@ -189,7 +190,7 @@ def _flex_volume(source: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _azure_file(source: dict, path: Path) -> list[FieldError]:
+def _azure_file(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateAzureFile."""
     return _required(source, ("secretName", "shareName"), path)
 
@@ -198,7 +199,7 @@ _CACHING_MODES = ("None", "ReadOnly", "ReadWrite")
 _DISK_KINDS = ("Dedicated", "Managed", "Shared")
 
 
-def _azure_disk(source: dict, path: Path) -> list[FieldError]:
+def _azure_disk(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateAzureDisk: name and URI, a caching mode and kind, a URI of the kind's form."""
     errs = _required(source, ("diskName", "diskURI"), path)
     caching, kind = source.get("cachingMode"), source.get("kind")
@@ -216,7 +217,7 @@ def _azure_disk(source: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _storageos(source: dict, path: Path) -> list[FieldError]:
+def _storageos(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateStorageOSVolumeSource."""
     name = source.get("volumeName") or ""
     errs: list[FieldError] = []
@@ -233,13 +234,13 @@ def _storageos(source: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def image_check(resource_is_pod: bool) -> Callable[[dict, Path], list[FieldError]]:
+def image_check(resource_is_pod: bool) -> Callable[[dict[str, Any], Path], list[FieldError]]:
     """validateImageVolumeSource: a reference (in a Pod; a template may leave it to be set later), a
     pull policy (the defaulting of an image volume's pullPolicy is not reproduced: an absent one is
     taken as defaulted)."""
     from crdtool.apis.core.containers import validate_pull_policy
 
-    def check(source: dict, path: Path) -> list[FieldError]:
+    def check(source: dict[str, Any], path: Path) -> list[FieldError]:
         errs = _required(source, ("reference",), path) if resource_is_pod else []
         if source.get("pullPolicy") is not None:
             errs += validate_pull_policy(source["pullPolicy"], path.child("pullPolicy"))
@@ -250,7 +251,7 @@ def image_check(resource_is_pod: bool) -> Callable[[dict, Path], list[FieldError
 #: where Go reports a source's own errors when it names the source otherwise than its JSON name
 CHECKED_AT = {"gcePersistentDisk": "persistentDisk"}
 
-PLUGIN_CHECKS: dict[str, Callable[[dict, Path], list[FieldError]]] = {
+PLUGIN_CHECKS: dict[str, Callable[[dict[str, Any], Path], list[FieldError]]] = {
     "gitRepo": _git_repo, "gcePersistentDisk": _gce_pd, "awsElasticBlockStore": _aws_ebs, "iscsi": _iscsi,
     "glusterfs": _glusterfs, "flocker": _flocker, "rbd": _rbd, "cinder": _cinder, "cephfs": _cephfs,
     "quobyte": _quobyte, "fc": _fc, "flexVolume": _flex_volume, "azureFile": _azure_file,

@@ -7,6 +7,7 @@ in-tree storage plugins' sources are in apis.core.volume_sources."""
 from __future__ import annotations
 
 import posixpath
+from typing import Any
 
 from crdtool.apis.core.containers import validate_dns1123_label
 from crdtool.apis.core.pods import PodValidationOptions
@@ -28,12 +29,12 @@ _HOST_PATH_TYPES = ("", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCr
                     "Socket")
 
 
-def validate_volumes(volumes: list | None, pod_meta: dict | None, path: Path,
-                     opts: PodValidationOptions) -> tuple[dict[str, dict], list[FieldError]]:
+def validate_volumes(volumes: list[Any] | None, pod_meta: dict[str, Any] | None, path: Path,
+                     opts: PodValidationOptions) -> tuple[dict[str, dict[str, Any]], list[FieldError]]:
     """ValidateVolumes: each volume named (a DNS label, unique) with one valid source; the valid
     volumes by name, for the containers' mounts."""
     errs: list[FieldError] = []
-    by_name: dict[str, dict] = {}
+    by_name: dict[str, dict[str, Any]] = {}
     pod_name = (pod_meta or {}).get("name") or ""
     created = {f"{pod_name}-{v.get('name') or ''}" for v in volumes or () if pod_name and v.get("ephemeral")}
     for i, volume in enumerate(volumes or ()):
@@ -57,7 +58,7 @@ def validate_volumes(volumes: list | None, pod_meta: dict | None, path: Path,
     return by_name, errs
 
 
-def validate_volume_source(volume: dict, path: Path, name: str, opts: PodValidationOptions,
+def validate_volume_source(volume: dict[str, Any], path: Path, name: str, opts: PodValidationOptions,
                            pod_name: str = "") -> list[FieldError]:
     """validateVolumeSource: exactly one source, and that source's own rules (the in-tree plugins'
     in apis.core.volume_sources). `pod_name` is a Pod's name ("" for a template), which names the
@@ -90,7 +91,7 @@ def validate_volume_source(volume: dict, path: Path, name: str, opts: PodValidat
     return errs
 
 
-def _empty_dir(source: dict, path: Path) -> list[FieldError]:
+def _empty_dir(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateVolumeSource's emptyDir: a non-negative sizeLimit."""
     from crdtool.apis.quantity import quantity_sign
 
@@ -100,7 +101,7 @@ def _empty_dir(source: dict, path: Path) -> list[FieldError]:
     return []
 
 
-def _host_path(source: dict, path: Path) -> list[FieldError]:
+def _host_path(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateHostPathVolumeSource."""
     host_path = source.get("path") or ""
     if not host_path:
@@ -118,28 +119,28 @@ def _mode(value: int | None, path: Path) -> list[FieldError]:
     return []
 
 
-def _items(items: list | None, path: Path) -> list[FieldError]:
+def _items(items: list[Any] | None, path: Path) -> list[FieldError]:
     errs: list[FieldError] = []
     for i, item in enumerate(items or ()):
         errs += validate_key_to_path(item, path.index(i))
     return errs
 
 
-def _secret(source: dict, path: Path) -> list[FieldError]:
+def _secret(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateSecretVolumeSource."""
     errs = [] if source.get("secretName") else [FieldError.required(path.child("secretName"))]
     errs += _mode(source.get("defaultMode"), path.child("defaultMode"))
     return errs + _items(source.get("items"), path.child("items"))
 
 
-def _config_map(source: dict, path: Path) -> list[FieldError]:
+def _config_map(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateConfigMapVolumeSource."""
     errs = [] if source.get("name") else [FieldError.required(path.child("name"))]
     errs += _mode(source.get("defaultMode"), path.child("defaultMode"))
     return errs + _items(source.get("items"), path.child("items"))
 
 
-def validate_key_to_path(item: dict, path: Path) -> list[FieldError]:
+def validate_key_to_path(item: dict[str, Any], path: Path) -> list[FieldError]:
     """validateKeyToPath: key and path required, path local and not reserved, a file mode."""
     errs: list[FieldError] = []
     if not item.get("key"):
@@ -158,7 +159,7 @@ _VOLUME_FIELD_PATHS = ("metadata.annotations", "metadata.labels", "metadata.name
                        "metadata.uid")
 
 
-def _downward_api_file(item: dict, path: Path) -> list[FieldError]:
+def _downward_api_file(item: dict[str, Any], path: Path) -> list[FieldError]:
     """validateDownwardAPIVolumeFile: a local path; exactly one of fieldRef (a pod field) and
     resourceFieldRef (a container resource); a file mode. `path` is the source's (Go reports an
     item's errors there, without the item's index)."""
@@ -183,7 +184,7 @@ def _downward_api_file(item: dict, path: Path) -> list[FieldError]:
     return errs + _mode(item.get("mode"), path.child("mode"))
 
 
-def _downward_api(source: dict, path: Path) -> list[FieldError]:
+def _downward_api(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateDownwardAPIVolumeSource."""
     errs = _mode(source.get("defaultMode"), path.child("defaultMode"))
     for item in source.get("items") or ():
@@ -191,7 +192,8 @@ def _downward_api(source: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def validate_projected(source: dict, path: Path, allow_non_local_token_path: bool = False) -> list[FieldError]:
+def validate_projected(source: dict[str, Any], path: Path,
+                       allow_non_local_token_path: bool = False) -> list[FieldError]:
     """validateProjectedVolumeSource: a file mode, then each source (validateProjectionSources):
     one kind per source, each kind's rules, no path written twice."""
     errs = _mode(source.get("defaultMode"), path.child("defaultMode"))
@@ -241,7 +243,8 @@ def validate_projected(source: dict, path: Path, allow_non_local_token_path: boo
     return errs
 
 
-def _service_account_token(token: dict, path: Path, projected_path: Path, allow_non_local: bool) -> list[FieldError]:
+def _service_account_token(token: dict[str, Any], path: Path, projected_path: Path,
+                           allow_non_local: bool) -> list[FieldError]:
     """A serviceAccountToken projection: 10 minutes to 2^32 seconds; a path (reported at the
     projected volume's `path`, as Go does)."""
     errs: list[FieldError] = []
@@ -260,7 +263,7 @@ def _service_account_token(token: dict, path: Path, projected_path: Path, allow_
     return errs
 
 
-def _cluster_trust_bundle(bundle: dict, path: Path) -> list[FieldError]:
+def _cluster_trust_bundle(bundle: dict[str, Any], path: Path) -> list[FieldError]:
     """A clusterTrustBundle projection: one of name (a ClusterTrustBundle's name, for the signer
     it names) and signerName (a signer name, with a label selector), a local path."""
     from crdtool.apis.core.trustbundles import cluster_trust_bundle_name_errors, validate_signer_name
@@ -291,13 +294,13 @@ def _cluster_trust_bundle(bundle: dict, path: Path) -> list[FieldError]:
     return errs + validate_local_non_reserved_path(bundle_path, path.child("path"))
 
 
-def _selector(selector: dict | None) -> object:
+def _selector(selector: dict[str, Any] | None) -> object:
     from crdtool.schema.apimachinery.labelselector import selector_struct
 
     return selector_struct(selector)
 
 
-def _bundle_struct(bundle: dict) -> GoStruct:
+def _bundle_struct(bundle: dict[str, Any]) -> GoStruct:
     """The internal core.ClusterTrustBundleProjection as json.Marshal writes it."""
     def ptr(value: object) -> object:
         return TypedString(value) if isinstance(value, str) else value
@@ -306,12 +309,12 @@ def _bundle_struct(bundle: dict) -> GoStruct:
                     Path=bundle.get("path") or "")
 
 
-def _claim(source: dict, path: Path) -> list[FieldError]:
+def _claim(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validatePersistentClaimVolumeSource."""
     return [] if source.get("claimName") else [FieldError.required(path.child("claimName"))]
 
 
-def _nfs(source: dict, path: Path) -> list[FieldError]:
+def _nfs(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateNFSVolumeSource."""
     errs = [] if source.get("server") else [FieldError.required(path.child("server"))]
     nfs_path = source.get("path") or ""
@@ -332,7 +335,7 @@ def validate_csi_driver_name(driver: str, path: Path) -> list[FieldError]:
     return errs + [FieldError.invalid(path, driver, m) for m in is_dns1123_subdomain(driver.lower())]
 
 
-def _csi(source: dict, path: Path) -> list[FieldError]:
+def _csi(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateCSIVolumeSource: ValidateCSIDriverName, and a named nodePublishSecretRef."""
     errs = validate_csi_driver_name(source.get("driver") or "", path.child("driver"))
     ref = source.get("nodePublishSecretRef")
@@ -346,7 +349,7 @@ def _csi(source: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _ephemeral(source: dict, path: Path) -> list[FieldError]:
+def _ephemeral(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateEphemeralVolumeSource: a volumeClaimTemplate, valid as a claim template."""
     from crdtool.apis.core.claimtemplate import validate_claim_template
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from crdtool.apis.defaults import Defaulted, register
 
 
 @register("io.k8s.api.discovery.v1.EndpointPort")
-def endpoint_port(obj: dict, d: Defaulted, at: str) -> None:
+def endpoint_port(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_EndpointPort: an absent name becomes "", an absent protocol TCP."""
     if obj.get("name") is None:
         d.set(obj, "name", "", at)

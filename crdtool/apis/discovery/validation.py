@@ -17,6 +17,8 @@ What 1.36 is taken to do where the stored sources are older (the reasoning is in
 
 from __future__ import annotations
 
+from typing import Any
+
 from crdtool.apis.core.containers import validate_dns1123_label
 from crdtool.apis.fieldchecks import parse_ip_sloppy, validate_ip_for_legacy_field, validate_non_special_ip
 from crdtool.apis.validation import KindValidation
@@ -40,7 +42,7 @@ MAX_ZONE_HINTS = 8
 MAX_NODE_HINTS = 8
 
 
-def validate_endpoint_slice(slice_: dict) -> list[FieldError]:
+def validate_endpoint_slice(slice_: dict[str, Any]) -> list[FieldError]:
     """ValidateEndpointSlice beyond ValidateObjectMeta: the address type, the endpoints, the ports."""
     address_type = slice_.get("addressType") or ""
     errs = _address_type(address_type)
@@ -48,7 +50,7 @@ def validate_endpoint_slice(slice_: dict) -> list[FieldError]:
     return errs + _ports(slice_.get("ports") or [], Path.root("ports"))
 
 
-def validate_endpoint_slice_update(slice_: dict, old: dict) -> list[FieldError]:
+def validate_endpoint_slice_update(slice_: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """ValidateEndpointSliceUpdate: the slice is valid, its addressType unchanged."""
     new_type, old_type = slice_.get("addressType") or "", old.get("addressType") or ""
     return validate_endpoint_slice(slice_) + validate_immutable_field(
@@ -65,7 +67,7 @@ def _address_type(address_type: str) -> list[FieldError]:
     return []
 
 
-def _endpoints(endpoints: list, address_type: str, path: Path) -> list[FieldError]:
+def _endpoints(endpoints: list[Any], address_type: str, path: Path) -> list[FieldError]:
     """validateEndpoints: at most 1000; each with 1 to 100 addresses of the slice's type, a valid
     node name, hostname and hints."""
     if len(endpoints) > MAX_ENDPOINTS:
@@ -132,7 +134,7 @@ def is_fully_qualified_domain_name(name: str, path: Path) -> list[FieldError]:
     return []
 
 
-def _hints(hints: dict, path: Path) -> list[FieldError]:
+def _hints(hints: dict[str, Any], path: Path) -> list[FieldError]:
     """validateHints: forZones (at most 8, unique label values), then forNodes (at most 8, unique
     node names); too many of either ends the hints' checks."""
     errs: list[FieldError] = []
@@ -153,7 +155,7 @@ def _hints(hints: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _ports(ports: list, path: Path) -> list[FieldError]:
+def _ports(ports: list[Any], path: Path) -> list[FieldError]:
     """validatePorts: at most 20000; names (defaulted to "") DNS labels and unique; a supported
     protocol; an appProtocol that is a qualified name."""
     if len(ports) > MAX_PORTS:

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from crdtool.apis.defaults import Defaulted, register
 
 NETWORKING = "io.k8s.api.networking.v1."
 
 
 @register(NETWORKING + "NetworkPolicyPort")
-def network_policy_port(obj: dict, d: Defaulted, at: str) -> None:
+def network_policy_port(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_NetworkPolicyPort: protocol TCP."""
     if obj.get("protocol") is None:
         d.set(obj, "protocol", "TCP", at)
 
 
 @register(NETWORKING + "NetworkPolicy")
-def network_policy(obj: dict, d: Defaulted, at: str) -> None:
+def network_policy(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_NetworkPolicy: without policyTypes, Ingress, and Egress too when egress rules exist."""
     spec = obj.setdefault("spec", {})
     if not spec.get("policyTypes"):
@@ -24,7 +26,7 @@ def network_policy(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register(NETWORKING + "IngressClass")
-def ingress_class(obj: dict, d: Defaulted, at: str) -> None:
+def ingress_class(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_IngressClass: a parameters reference's scope Cluster."""
     params = (obj.get("spec") or {}).get("parameters")
     if isinstance(params, dict) and params.get("scope") is None:

@@ -7,6 +7,8 @@ are off (alpha), so a backend's service name is a DNS-1035 label and CIDRs parse
 
 from __future__ import annotations
 
+from typing import Any
+
 from crdtool.apis.fieldchecks import parse_cidr_sloppy, parse_ip_sloppy, validate_cidr_for_legacy_field
 from crdtool.apis.validation import KindValidation
 from crdtool.model.errors import FieldError, TypedString
@@ -41,7 +43,7 @@ def _path_segment_name(name: str) -> list[str]:
 
 # ---------------------------------------------------------------- NetworkPolicy
 
-def validate_network_policy_port(port: dict, path: Path) -> list[FieldError]:
+def validate_network_policy_port(port: dict[str, Any], path: Path) -> list[FieldError]:
     """ValidateNetworkPolicyPort."""
     errs: list[FieldError] = []
     protocol = port.get("protocol")
@@ -67,7 +69,7 @@ def validate_network_policy_port(port: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def validate_ip_block(block: dict, path: Path, allowed_cidrs: list[str]) -> list[FieldError]:
+def validate_ip_block(block: dict[str, Any], path: Path, allowed_cidrs: list[str]) -> list[FieldError]:
     """ValidateIPBlock: a CIDR, and each `except` a CIDR strictly inside it. CIDRs the stored object
     already held are not checked again (AllowCIDRsEvenIfInvalid, which only the strict parsing uses)."""
     cidr = block.get("cidr") or ""
@@ -93,7 +95,7 @@ def validate_ip_block(block: dict, path: Path, allowed_cidrs: list[str]) -> list
     return errs
 
 
-def validate_network_policy_peer(peer: dict, path: Path, allow_invalid_label_value: bool,
+def validate_network_policy_peer(peer: dict[str, Any], path: Path, allow_invalid_label_value: bool,
                                  allowed_cidrs: list[str]) -> list[FieldError]:
     """ValidateNetworkPolicyPeer: exactly one kind of peer, except podSelector with namespaceSelector."""
     errs: list[FieldError] = []
@@ -112,7 +114,7 @@ def validate_network_policy_peer(peer: dict, path: Path, allow_invalid_label_val
     return errs
 
 
-def validate_network_policy_spec(spec: dict, path: Path, allow_invalid_label_value: bool = False,
+def validate_network_policy_spec(spec: dict[str, Any], path: Path, allow_invalid_label_value: bool = False,
                                  allowed_cidrs: list[str] | None = None) -> list[FieldError]:
     """ValidateNetworkPolicySpec."""
     cidrs = allowed_cidrs or []
@@ -137,7 +139,7 @@ def validate_network_policy_spec(spec: dict, path: Path, allow_invalid_label_val
     return errs
 
 
-def validate_network_policy(obj: dict, old: dict | None = None) -> list[FieldError]:
+def validate_network_policy(obj: dict[str, Any], old: dict[str, Any] | None = None) -> list[FieldError]:
     """ValidateNetworkPolicy / ValidateNetworkPolicyUpdate (with ValidationOptionsForNetworking: label
     values the stored pod selector already broke may stay)."""
     spec = obj.get("spec") or {}
@@ -158,7 +160,7 @@ def validate_network_policy(obj: dict, old: dict | None = None) -> list[FieldErr
 
 # ---------------------------------------------------------------- Ingress
 
-def _validate_backend(backend: dict, path: Path) -> list[FieldError]:
+def _validate_backend(backend: dict[str, Any], path: Path) -> list[FieldError]:
     """validateIngressBackend: a resource or a service (with a port name or number), not both."""
     resource, service = backend.get("resource"), backend.get("service")
     if resource is not None and service is not None:
@@ -189,7 +191,7 @@ def _validate_backend(backend: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _validate_typed_local_object_reference(ref: dict, path: Path) -> list[FieldError]:
+def _validate_typed_local_object_reference(ref: dict[str, Any], path: Path) -> list[FieldError]:
     """validateIngressTypedLocalObjectReference: apiGroup a DNS subdomain, kind and name path segments."""
     errs: list[FieldError] = []
     if ref.get("apiGroup") is not None:
@@ -204,7 +206,7 @@ def _validate_typed_local_object_reference(ref: dict, path: Path) -> list[FieldE
     return errs
 
 
-def _validate_http_path(entry: dict, path: Path) -> list[FieldError]:
+def _validate_http_path(entry: dict[str, Any], path: Path) -> list[FieldError]:
     """validateHTTPIngressPath: pathType required; Exact and Prefix paths absolute and clean."""
     kind = entry.get("pathType")
     if kind is None:
@@ -228,7 +230,7 @@ def _validate_http_path(entry: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _validate_rule_value(rule: dict, path: Path) -> list[FieldError]:
+def _validate_rule_value(rule: dict[str, Any], path: Path) -> list[FieldError]:
     """validateIngressRuleValue / validateHTTPIngressRuleValue."""
     http = rule.get("http")
     if http is None:
@@ -241,7 +243,7 @@ def _validate_rule_value(rule: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def _validate_rules(rules: list, path: Path, allow_invalid_wildcard_host_rule: bool) -> list[FieldError]:
+def _validate_rules(rules: list[Any], path: Path, allow_invalid_wildcard_host_rule: bool) -> list[FieldError]:
     """validateIngressRules: a host is a DNS name (a wildcard one with `*`), not an IP."""
     errs: list[FieldError] = []
     for i, rule in enumerate(rules):
@@ -261,7 +263,7 @@ def _validate_rules(rules: list, path: Path, allow_invalid_wildcard_host_rule: b
     return errs
 
 
-def _validate_tls(tls: list, path: Path, allow_invalid_secret_name: bool) -> list[FieldError]:
+def _validate_tls(tls: list[Any], path: Path, allow_invalid_secret_name: bool) -> list[FieldError]:
     """validateIngressTLS: hosts as DNS (wildcard) subdomains, secretName a Secret's name."""
     errs: list[FieldError] = []
     for i, entry in enumerate(tls):
@@ -276,7 +278,7 @@ def _validate_tls(tls: list, path: Path, allow_invalid_secret_name: bool) -> lis
     return errs
 
 
-def validate_ingress_spec(spec: dict, path: Path, allow_invalid_secret_name: bool = False,
+def validate_ingress_spec(spec: dict[str, Any], path: Path, allow_invalid_secret_name: bool = False,
                           allow_invalid_wildcard_host_rule: bool = False) -> list[FieldError]:
     """ValidateIngressSpec."""
     errs: list[FieldError] = []
@@ -296,7 +298,7 @@ def validate_ingress_spec(spec: dict, path: Path, allow_invalid_secret_name: boo
     return errs
 
 
-def validate_ingress(obj: dict, old: dict | None = None) -> list[FieldError]:
+def validate_ingress(obj: dict[str, Any], old: dict[str, Any] | None = None) -> list[FieldError]:
     """ValidateIngressCreate (with the `kubernetes.io/ingress.class` annotation agreeing with
     ingressClassName) / ValidateIngressUpdate (invalid secret names and wildcard-host rules the stored
     object already had may stay)."""
@@ -321,7 +323,7 @@ def validate_ingress(obj: dict, old: dict | None = None) -> list[FieldError]:
 
 # ---------------------------------------------------------------- IngressClass
 
-def _validate_parameters(params: dict | None, path: Path) -> list[FieldError]:
+def _validate_parameters(params: dict[str, Any] | None, path: Path) -> list[FieldError]:
     """validateIngressClassParametersReference: the typed reference, and a scope of Namespace (with a
     namespace) or Cluster (without one)."""
     if params is None:
@@ -346,7 +348,7 @@ def _validate_parameters(params: dict | None, path: Path) -> list[FieldError]:
     return errs
 
 
-def validate_ingress_class_spec(spec: dict, path: Path) -> list[FieldError]:
+def validate_ingress_class_spec(spec: dict[str, Any], path: Path) -> list[FieldError]:
     """validateIngressClassSpec: a domain-prefixed controller of at most 250 bytes, and the parameters."""
     errs: list[FieldError] = []
     controller = spec.get("controller") or ""
@@ -361,7 +363,7 @@ def validate_ingress_class_spec(spec: dict, path: Path) -> list[FieldError]:
     return errs
 
 
-def validate_ingress_class(obj: dict, old: dict | None = None) -> list[FieldError]:
+def validate_ingress_class(obj: dict[str, Any], old: dict[str, Any] | None = None) -> list[FieldError]:
     """ValidateIngressClass / ValidateIngressClassUpdate (the controller is immutable)."""
     spec = obj.get("spec") or {}
     errs: list[FieldError] = []

@@ -6,6 +6,8 @@ a create; the spec may change since 1.15.
 
 from __future__ import annotations
 
+from typing import Any
+
 from crdtool.apis.fieldchecks import is_not_more_than_100_percent, validate_positive_int_or_percent
 from crdtool.apis.validation import KindValidation
 from crdtool.model.errors import FieldError, TypedString
@@ -16,7 +18,7 @@ from crdtool.schema.apimachinery.labelselector import validate_label_selector
 _EVICTION_POLICIES = ["AlwaysAllow", "IfHealthyBudget"]
 
 
-def _selector_go(selector: dict | None) -> GoStruct | None:
+def _selector_go(selector: dict[str, Any] | None) -> GoStruct | None:
     """A metav1.LabelSelector as json.Marshal writes it: its json names in field order, omitempty."""
     if selector is None:
         return None
@@ -31,7 +33,7 @@ def _selector_go(selector: dict | None) -> GoStruct | None:
     return out
 
 
-def _spec_go(spec: dict) -> GoStruct:
+def _spec_go(spec: dict[str, Any]) -> GoStruct:
     """The internal PodDisruptionBudgetSpec as json.Marshal writes it (Go field names in field order,
     no tags)."""
     return GoStruct({"MinAvailable": spec.get("minAvailable"), "Selector": _selector_go(spec.get("selector")),
@@ -39,7 +41,7 @@ def _spec_go(spec: dict) -> GoStruct:
                      "UnhealthyPodEvictionPolicy": spec.get("unhealthyPodEvictionPolicy")})
 
 
-def validate_pdb_spec(spec: dict, path: Path, allow_invalid_label_value: bool = False) -> list[FieldError]:
+def validate_pdb_spec(spec: dict[str, Any], path: Path, allow_invalid_label_value: bool = False) -> list[FieldError]:
     """ValidatePodDisruptionBudgetSpec: minAvailable xor maxUnavailable, each a non-negative integer or a
     percent of at most 100%; the selector; the unhealthy pod eviction policy."""
     errs: list[FieldError] = []
@@ -57,7 +59,7 @@ def validate_pdb_spec(spec: dict, path: Path, allow_invalid_label_value: bool = 
     return errs
 
 
-def validate_pdb(obj: dict, old: dict | None = None) -> list[FieldError]:
+def validate_pdb(obj: dict[str, Any], old: dict[str, Any] | None = None) -> list[FieldError]:
     """ValidatePodDisruptionBudget (on update, label values the stored selector already broke may stay)."""
     allow = False
     if old is not None:

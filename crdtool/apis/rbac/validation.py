@@ -7,6 +7,8 @@ the internal RoleRef has no json tags, so `cannot change roleRef` shows `{"APIGr
 
 from __future__ import annotations
 
+from typing import Any
+
 from crdtool.apis.validation import KindValidation
 from crdtool.model.errors import FieldError
 from crdtool.model.gofmt import GoStruct
@@ -16,7 +18,7 @@ from crdtool.schema.apimachinery.names import name_is_dns_subdomain, validate_pa
 GROUP = "rbac.authorization.k8s.io"
 
 
-def validate_policy_rule(rule: dict, namespaced: bool, path: Path) -> list[FieldError]:
+def validate_policy_rule(rule: dict[str, Any], namespaced: bool, path: Path) -> list[FieldError]:
     """validatePolicyRule: verbs required; non-resource URLs only in cluster rules and alone; resource
     rules with api groups and resources, resource names with one resource."""
     errs: list[FieldError] = []
@@ -41,25 +43,25 @@ def validate_policy_rule(rule: dict, namespaced: bool, path: Path) -> list[Field
     return errs
 
 
-def _rules(obj: dict, namespaced: bool) -> list[FieldError]:
+def _rules(obj: dict[str, Any], namespaced: bool) -> list[FieldError]:
     errs: list[FieldError] = []
     for i, rule in enumerate(obj.get("rules") or ()):
         errs.extend(validate_policy_rule(rule, namespaced, Path.root("rules").index(i)))
     return errs
 
 
-def validate_role(obj: dict, old: dict | None = None) -> list[FieldError]:
+def validate_role(obj: dict[str, Any], old: dict[str, Any] | None = None) -> list[FieldError]:
     """ValidateRole (and ValidateRoleUpdate, which adds only metadata checks)."""
     return _rules(obj, True)
 
 
-def validate_cluster_role(obj: dict, old: dict | None = None) -> list[FieldError]:
+def validate_cluster_role(obj: dict[str, Any], old: dict[str, Any] | None = None) -> list[FieldError]:
     """ValidateClusterRole (ValidateClusterRoleUpdate adds only metadata checks; an aggregationRule's
     selectors are not validated by 1.36)."""
     return _rules(obj, False)
 
 
-def validate_subject(subject: dict, namespaced: bool, path: Path) -> list[FieldError]:
+def validate_subject(subject: dict[str, Any], namespaced: bool, path: Path) -> list[FieldError]:
     """validateRoleBindingSubject: by kind, a ServiceAccount (a DNS subdomain name, no apiGroup, a
     namespace in a cluster binding), a User or a Group (apiGroup rbac.authorization.k8s.io)."""
     errs: list[FieldError] = []
@@ -85,13 +87,13 @@ def validate_subject(subject: dict, namespaced: bool, path: Path) -> list[FieldE
     return errs
 
 
-def _role_ref_go(ref: dict) -> GoStruct:
+def _role_ref_go(ref: dict[str, Any]) -> GoStruct:
     """The internal rbac.RoleRef as json.Marshal writes it (Go field names in field order, no tags)."""
     return GoStruct({"APIGroup": ref.get("apiGroup") or "", "Kind": ref.get("kind") or "",
                      "Name": ref.get("name") or ""})
 
 
-def _binding(obj: dict, old: dict | None, namespaced: bool) -> list[FieldError]:
+def _binding(obj: dict[str, Any], old: dict[str, Any] | None, namespaced: bool) -> list[FieldError]:
     """ValidateRoleBinding / ValidateClusterRoleBinding, and on update the immutable roleRef."""
     errs: list[FieldError] = []
     ref = obj.get("roleRef") or {}
@@ -115,12 +117,12 @@ def _binding(obj: dict, old: dict | None, namespaced: bool) -> list[FieldError]:
     return errs
 
 
-def validate_role_binding(obj: dict, old: dict | None = None) -> list[FieldError]:
+def validate_role_binding(obj: dict[str, Any], old: dict[str, Any] | None = None) -> list[FieldError]:
     """ValidateRoleBinding / ValidateRoleBindingUpdate."""
     return _binding(obj, old, True)
 
 
-def validate_cluster_role_binding(obj: dict, old: dict | None = None) -> list[FieldError]:
+def validate_cluster_role_binding(obj: dict[str, Any], old: dict[str, Any] | None = None) -> list[FieldError]:
     """ValidateClusterRoleBinding / ValidateClusterRoleBindingUpdate."""
     return _binding(obj, old, False)
 

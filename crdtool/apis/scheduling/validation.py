@@ -3,6 +3,8 @@ PriorityClass, create and update."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from crdtool.apis.validation import KindValidation
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.path import Path
@@ -38,7 +40,7 @@ def validate_preemption_policy(policy: str, path: Path) -> list[FieldError]:
     return [FieldError.not_supported(path, TypedString(policy), ["PreemptLowerPriority", "Never"])]
 
 
-def validate_priority_class(obj: dict, old: dict | None = None) -> list[FieldError]:
+def validate_priority_class(obj: dict[str, Any], old: dict[str, Any] | None = None) -> list[FieldError]:
     """ValidatePriorityClass (`system-` names reserved, values above 1e9 for system classes only) /
     ValidatePriorityClassUpdate (value and preemptionPolicy immutable)."""
     value = obj.get("value") or 0

@@ -3,6 +3,8 @@ CSIDriver."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from crdtool.apis.defaults import Defaulted, register
 
 STORAGE = "io.k8s.api.storage.v1."
@@ -13,7 +15,7 @@ _CSI_DRIVER = (("attachRequired", True), ("podInfoOnMount", False), ("storageCap
 
 
 @register(STORAGE + "StorageClass")
-def storage_class(obj: dict, d: Defaulted, at: str) -> None:
+def storage_class(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_StorageClass: reclaimPolicy Delete, volumeBindingMode Immediate."""
     if obj.get("reclaimPolicy") is None:
         d.set(obj, "reclaimPolicy", "Delete", at)
@@ -22,7 +24,7 @@ def storage_class(obj: dict, d: Defaulted, at: str) -> None:
 
 
 @register(STORAGE + "CSIDriver")
-def csi_driver(obj: dict, d: Defaulted, at: str) -> None:
+def csi_driver(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_CSIDriver: attachRequired true; podInfoOnMount, storageCapacity, requiresRepublish
     and seLinuxMount false; fsGroupPolicy ReadWriteOnceWithFSType; volumeLifecycleModes [Persistent]."""
     spec = obj.setdefault("spec", {})

@@ -3,6 +3,8 @@ StorageClass, create and update."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from crdtool.apis.fieldchecks import validate_qualified_name
 from crdtool.apis.validation import KindValidation
 from crdtool.model.errors import FieldError, TypedString
@@ -17,7 +19,7 @@ _RECLAIM_POLICIES = ["Delete", "Retain"]
 _BINDING_MODES = ["Immediate", "WaitForFirstConsumer"]
 
 
-def _validate_parameters(params: dict | None, path: Path) -> list[FieldError]:
+def _validate_parameters(params: dict[str, Any] | None, path: Path) -> list[FieldError]:
     """validateParameters (allowEmpty): at most 512 entries of non-empty keys, 256 KiB in all."""
     params = params or {}
     if len(params) > MAX_PROVISIONER_PARAMETER_LEN:
@@ -33,7 +35,7 @@ def _validate_parameters(params: dict | None, path: Path) -> list[FieldError]:
     return errs
 
 
-def _topology_term(term: dict, path: Path) -> tuple[dict[str, set[str]], list[FieldError]]:
+def _topology_term(term: dict[str, Any], path: Path) -> tuple[dict[str, set[str]], list[FieldError]]:
     """core ValidateTopologySelectorTerm: each expression's values required and unique, its key a label
     name, keys unique; the expressions as a map (for the duplicate-term check)."""
     errs: list[FieldError] = []
@@ -56,7 +58,7 @@ def _topology_term(term: dict, path: Path) -> tuple[dict[str, set[str]], list[Fi
     return found, errs
 
 
-def _validate_allowed_topologies(terms: list | None, path: Path) -> list[FieldError]:
+def _validate_allowed_topologies(terms: list[Any] | None, path: Path) -> list[FieldError]:
     """validateAllowedTopologies: each term valid and no two alike. Go seeds its list of seen terms
     with len(terms) nil maps, which Semantic.DeepEqual finds equal to a term without expressions."""
     if not terms:
@@ -72,7 +74,7 @@ def _validate_allowed_topologies(terms: list | None, path: Path) -> list[FieldEr
     return errs
 
 
-def validate_storage_class(obj: dict, old: dict | None = None) -> list[FieldError]:
+def validate_storage_class(obj: dict[str, Any], old: dict[str, Any] | None = None) -> list[FieldError]:
     """ValidateStorageClass / ValidateStorageClassUpdate (parameters, provisioner, reclaimPolicy and
     volumeBindingMode are immutable)."""
     provisioner = obj.get("provisioner") or ""

@@ -31,7 +31,7 @@ NOUN = "admission configuration"
 def is_admission_configuration(doc: Document) -> bool:
     """Whether a document is an admission policy, binding or webhook configuration of any version
     of admissionregistration.k8s.io."""
-    return (doc.kind in ADMISSION_KINDS and isinstance(doc.api_version, str)
+    return (isinstance(doc.kind, str) and doc.kind in ADMISSION_KINDS and isinstance(doc.api_version, str)
             and group_of(doc.api_version) == ADMISSION_GROUP)
 
 

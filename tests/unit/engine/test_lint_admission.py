@@ -22,12 +22,13 @@ def docs(text: str):
 
 
 def test_the_group_and_kind_decide_not_the_version() -> None:
-    [v1, beta, other_group, crd_kind] = docs(
+    inputs = docs(
         "apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\n---\n"
         "apiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicy\n---\n"
         "apiVersion: example.com/v1\nkind: ValidatingAdmissionPolicy\n---\n"
-        "apiVersion: admissionregistration.k8s.io/v1\nkind: CustomResourceDefinition\n")
-    assert [is_admission_configuration(d) for d in (v1, beta, other_group, crd_kind)] == [True, True, False, False]
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: CustomResourceDefinition\n---\n"
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: {a: b}\n")  # a kind that is no string
+    assert [is_admission_configuration(d) for d in inputs] == [True, True, False, False, False]
 
 
 def test_an_update_replaces_the_stored_object_of_its_kind_and_name() -> None:

@@ -1,9 +1,9 @@
-"""`crdtool lint`: would kube-apiserver accept these CustomResourceDefinitions?"""
+"""`crdtool lint`: would kube-apiserver accept these CustomResourceDefinitions and admission configurations?"""
 
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -25,48 +25,59 @@ from crdtool.cli.emit import emit
 from crdtool.cli.settings import current_cache, current_settings, with_severities
 from crdtool.config import FIELD_VALIDATION
 
+if TYPE_CHECKING:
+    from crdtool.engine.results import Result
+    from crdtool.load.document import Document
+
 
 @click.command("lint")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("--old", "old_paths", multiple=True, type=click.Path(exists=True),
-              help="The stored CRD(s): lint as an update over them, like `kubectl apply` over an existing CRD.")
+              help="The stored CRD(s) or admission configuration(s): lint as an update over them, like "
+                   "`kubectl apply` over an existing object.")
 @click.option("--against", "against", multiple=True, metavar="OLD",
               help="Upgrade safety: the old CRD file(s), folder, or REV:path in git (e.g. origin/main:crds/). "
                    "Each CRD is linted as an update over the old one of the same name, plus findings for what "
-                   "the upgrade breaks for stored objects and clients.")
+                   "the upgrade breaks for stored objects and clients. CRDs only: admission configurations "
+                   "are passed over.")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), default="error", show_default=True,
               help="The least severe --against finding that makes the exit code 1.")
 @click.option("--field-validation", type=click.Choice(FIELD_VALIDATION), default="Strict",
               show_default=True, help="How unknown and duplicate fields count, as kubectl's --validate.")
 @click.option("--costs", is_flag=True,
-              help="List every CEL rule's estimated cost against the apiserver's per-rule and per-CRD budgets.")
+              help="List every CRD CEL rule's estimated cost against the apiserver's per-rule and per-CRD budgets.")
 @click.option("-j", "--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Worker processes: the files are read and the CRDs linted by N processes (the results "
                    "and their order are those of one process).")
-@verbose_option("Also say which documents were passed over (not CRDs).")
+@verbose_option("Also say which documents were passed over (neither CRDs nor admission configurations).")
 @allow_empty_option
 @output_options
 def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[str, ...], fail_on: str,
             field_validation: str, costs: bool, jobs: int, output_format: str | None, no_color: bool,
             allow_empty: bool) -> None:
     """Lint every CustomResourceDefinition in PATHS (files, folders, or - for stdin) as the
-    apiserver validates a create (or, with --old or --against, an update). Exit 0 when all would be
-    accepted, 1 when any would be rejected (or an --against finding reaches --fail-on), 2 on
-    unreadable input."""
+    apiserver validates a create (or, with --old or --against, an update), and every admission
+    policy, policy binding and webhook configuration (admissionregistration.k8s.io) as the apiserver
+    validates its create (or, with --old, its update). Exit 0 when all would be accepted, 1 when any
+    would be rejected (or an --against finding reaches --fail-on), 2 on unreadable input."""
     fmt, color = resolve_output(output_format, no_color)
     if old_paths and against:
         raise click.UsageError("--old and --against cannot be used together", click.get_current_context())
 
     def run() -> int:
         from crdtool.engine.lint import is_crd, lint
+        from crdtool.engine.lint_admission import NOUN, is_admission_configuration, lint_configurations
         from crdtool.engine.skipped import Skipped
 
         docs = read_documents(paths, jobs, cached=True)
+        checks_admission = not against  # --against compares CRDs with their old versions, nothing else
         skipped = [Skipped(d.source, d.index, d.api_version, d.kind, "not-a-crd", "not a CustomResourceDefinition")
-                   for d in docs if not is_crd(d)]
-        if nothing_checked(len(skipped) < len(docs), allow_empty, "CustomResourceDefinition", paths, skipped):
+                   for d in docs if not is_crd(d) and not (checks_admission and is_admission_configuration(d))]
+        what = "CustomResourceDefinition" if against else "CustomResourceDefinition or admission configuration"
+        if nothing_checked(len(skipped) < len(docs), allow_empty, what, paths, skipped):
             return EXIT_INPUT
         notes: list[str] = [s.note() for s in skipped] if resolve_verbose() else []
+        old_docs = read_documents(old_paths, cached=True) if old_paths else None
         if against:
             from crdtool.upgrade.check import lint_against
             from crdtool.upgrade.pairing import read_against
@@ -78,13 +89,18 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
                 names = ", ".join(sorted(d.name or "" for d in comparison.unmatched))
                 notes.append(f"not compared (no new CRD of the same name): {names}")
         else:
-            old_docs = read_documents(old_paths, cached=True) if old_paths else None
             store = current_cache()
             results = (lint(docs, old_docs, costs=costs, store=store) if jobs == 1
                        else _lint_in_workers(docs, old_docs, costs, jobs, store))
         for r in results:
             r.field_validation = field_validation
-        emit(results, fmt, color, "CustomResourceDefinition", notes=notes, skipped=skipped)
+        counted = None
+        if checks_admission and any(is_admission_configuration(d) for d in docs):
+            configurations = lint_configurations(docs, old_docs, field_validation)
+            counted = [(results, "CustomResourceDefinition")] if results else []
+            counted.append((configurations, NOUN))
+            results = _in_input_order(docs, [*results, *configurations])
+        emit(results, fmt, color, "CustomResourceDefinition", notes=notes, counted=counted, skipped=skipped)
         if against and fmt == "text" and not resolve_quiet():
             from crdtool.report.text import findings_summary
             click.echo(findings_summary(results) if comparison.compared else
@@ -101,6 +117,13 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
         return EXIT_OK
 
     sys.exit(guarded(run))
+
+
+def _in_input_order(docs: list[Document], results: list[Result]) -> list[Result]:
+    """The results in the order of their documents among the inputs (a file with a CRD and a policy
+    is reported top to bottom)."""
+    position = {id(doc): n for n, doc in enumerate(docs)}
+    return sorted(results, key=lambda r: position.get(id(r.document), len(docs)))
 
 
 #: CRDs per task of `lint --jobs`: a task's set-up is small, and small tasks keep the workers busy to the end.

@@ -127,9 +127,11 @@ def lint_document(doc: Document, old: Document | None = None, costs: bool = Fals
     return result
 
 
-def find_old(old_docs: Iterable[Document], doc: Document) -> Document | None:
-    """The stored CRD an update replaces: the one with the same metadata.name (or the only one)."""
-    olds = [d for d in old_docs if is_crd(d)]
+def find_old(old_docs: Iterable[Document], doc: Document,
+             same_kind: Callable[[Document], bool] = is_crd) -> Document | None:
+    """The stored object an update replaces: among the old documents of its kind (`same_kind`; CRDs
+    unless told), the one with the same metadata.name (or the only one)."""
+    olds = [d for d in old_docs if same_kind(d)]
     for candidate in olds:
         if candidate.name == doc.name:
             return candidate

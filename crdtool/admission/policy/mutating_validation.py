@@ -18,15 +18,13 @@ from crdtool.admission.policy.model import default_binding, default_policy
 from crdtool.admission.policy.objects import PatchTypes, UnsupportedExpression, type_names
 from crdtool.admission.policy.patchers import APPLY_CONFIGURATION_TYPE, JSON_PATCH_TYPE
 from crdtool.admission.policy.validation import (
-    _FAILURE_POLICIES,
     _cel_error,
     _items,
     _match_resources,
-    _param_kind,
     _param_ref,
     _strings,
     _variable,
-    validate_match_conditions,
+    validate_policy_spec_head,
 )
 from crdtool.cel import admission as celadm
 from crdtool.model.errors import FieldError, TypedString
@@ -46,28 +44,7 @@ def validate_mutating_policy(obj: dict[str, Any], ignore_match_conditions: bool 
     matchConditions and paramKind are unchanged does not check the matchConditions again."""
     spec = default_policy(obj).spec
     path = Path.root("spec")
-    errs: list[FieldError] = []
-    failure = spec.get("failurePolicy")
-    if failure not in _FAILURE_POLICIES:
-        errs.append(FieldError.not_supported(path.child("failurePolicy"), TypedString(str(failure)),
-                                             _FAILURE_POLICIES))
-    param_kind = spec.get("paramKind")
-    has_params = isinstance(param_kind, dict)
-    if isinstance(param_kind, dict):
-        errs += _param_kind(param_kind, path.child("paramKind"))
-    match = spec.get("matchConstraints")
-    if not isinstance(match, dict):
-        errs.append(FieldError.required(path.child("matchConstraints")))
-    else:
-        errs += _match_resources(match, path.child("matchConstraints"))
-        if not match.get("resourceRules"):
-            errs.append(FieldError.required(path.child("matchConstraints").child("resourceRules")))
-        errs += _mutating_operations(match, path.child("matchConstraints"))
-    if not ignore_match_conditions:
-        def stateless(expression: str) -> celadm.Compiled:  # match conditions see no variables
-            return celadm.AdmissionCompiler(has_params).compile(expression, (celadm.BOOL,), authorizer=True)
-        errs += validate_match_conditions(_items(spec.get("matchConditions")), stateless,
-                                          path.child("matchConditions"))
+    errs, has_params = validate_policy_spec_head(spec, path, ignore_match_conditions, _mutating_operations)
     found = spec.get("mutations")
     mutations: list[Any] = found if isinstance(found, list) else []
     names: set[str] = set()

@@ -45,12 +45,12 @@ _CEL_RESERVED = frozenset({"true", "false", "null", "in", "as", "break", "const"
 _NEWLINES = re.compile(r"[\n\r]+")
 
 
-def validate_policy(obj: dict[str, Any], ignore_match_conditions: bool = False) -> list[FieldError]:
-    """validateValidatingAdmissionPolicySpec of a policy (defaults applied first); an update whose
-    matchConditions and paramKind are unchanged does not check the matchConditions again."""
-    policy = default_policy(obj)
-    spec = policy.spec
-    path = Path.root("spec")
+def validate_policy_spec_head(spec: dict[str, Any], path: Path, ignore_match_conditions: bool,
+                              check_match: Callable[[dict[str, Any], Path], list[FieldError]] | None = None,
+                              ) -> tuple[list[FieldError], bool]:
+    """What validateValidatingAdmissionPolicySpec and validateMutatingAdmissionPolicySpec check alike,
+    first: failurePolicy, paramKind, matchConstraints (with `check_match`'s own checks of them, for
+    the mutating kind's operations) and the matchConditions; with whether the policy has params."""
     errs: list[FieldError] = []
     failure = spec.get("failurePolicy")
     if failure not in _FAILURE_POLICIES:
@@ -67,12 +67,24 @@ def validate_policy(obj: dict[str, Any], ignore_match_conditions: bool = False) 
         errs += _match_resources(match, path.child("matchConstraints"))
         if not match.get("resourceRules"):
             errs.append(FieldError.required(path.child("matchConstraints").child("resourceRules")))
-    compiler = celadm.AdmissionCompiler(has_params)
+        if check_match is not None:
+            errs += check_match(match, path.child("matchConstraints"))
     if not ignore_match_conditions:
         def stateless(expression: str) -> celadm.Compiled:  # match conditions see no variables
             return celadm.AdmissionCompiler(has_params).compile(expression, (celadm.BOOL,), authorizer=True)
         errs += validate_match_conditions(_items(spec.get("matchConditions")), stateless,
                                           path.child("matchConditions"))
+    return errs, has_params
+
+
+def validate_policy(obj: dict[str, Any], ignore_match_conditions: bool = False) -> list[FieldError]:
+    """validateValidatingAdmissionPolicySpec of a policy (defaults applied first); an update whose
+    matchConditions and paramKind are unchanged does not check the matchConditions again."""
+    policy = default_policy(obj)
+    spec = policy.spec
+    path = Path.root("spec")
+    errs, has_params = validate_policy_spec_head(spec, path, ignore_match_conditions)
+    compiler = celadm.AdmissionCompiler(has_params)
     for i, variable in enumerate(_items(spec.get("variables"))):
         errs += _variable(variable, compiler, path.child("variables").index(i))
     validations, annotations = _items(spec.get("validations")), spec.get("auditAnnotations")

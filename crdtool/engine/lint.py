@@ -150,9 +150,11 @@ def lint(docs: Iterable[Document], old_docs: list[Document] | None = None, costs
         if store is not None and store.enabled:
             from crdtool.engine.crdcache import cached_lint
 
-            results.append(cached_lint(doc, store, costs, old))
+            result = cached_lint(doc, store, costs, old)
         else:
-            results.append(lint_document(doc, old, costs))
+            result = lint_document(doc, old, costs)
+        result.replaces = old is not None  # an update: kubectl replace's words
+        results.append(result)
     return results
 
 

@@ -236,3 +236,13 @@ def test_jobs_lint_in_workers_with_the_same_output_in_the_same_order() -> None:
     old = run("--no-config", "lint", "--no-color", "--old", CRONTAB, CRONTAB, WRONG_NAME)
     assert run("--no-config", "lint", "--no-color", "-j", "2", "--old", CRONTAB, CRONTAB, WRONG_NAME).output == \
         old.output
+
+
+def test_kubectl_words_a_crd_update_as_kubectl_replace_does(tmp_path) -> None:
+    """`lint --old`: an update of the stored CRD, kubectl replace's `replaced` (a create says `created`)."""
+    crd = Path(__file__).resolve().parents[2] / "fixtures" / "crontab" / "crd.yaml"
+    res = CliRunner().invoke(cli, ["lint", "--format", "kubectl", "--old", str(crd), str(crd)])
+    assert (res.exit_code, res.stdout) == (
+        0, "customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com replaced (server dry run)\n")
+    res = CliRunner().invoke(cli, ["lint", "--format", "kubectl", str(crd)])
+    assert res.stdout.endswith(" created (server dry run)\n")

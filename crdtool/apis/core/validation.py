@@ -8,7 +8,7 @@ from the JSON is Go's zero value. Go iterates maps in random order; document ord
 
 from __future__ import annotations
 
-from crdtool.apis.core import claims, endpoints, kinds, persistentvolumes, services
+from crdtool.apis.core import claims, endpoints, kinds, limitranges, persistentvolumes, services
 from crdtool.apis.core.pods import DEFAULT_OPTIONS, PodValidationOptions, validate_pod_template_spec
 from crdtool.apis.validation import KindValidation
 
@@ -24,4 +24,5 @@ VALIDATORS: dict[str, KindValidation] = {
     "PersistentVolumeClaim": KindValidation(claims.validate_claim, claims.validate_claim_update),
     "Endpoints": KindValidation(endpoints.validate_endpoints),
     "PersistentVolume": KindValidation(persistentvolumes.validate_pv, persistentvolumes.validate_pv_update),
+    "LimitRange": KindValidation(limitranges.validate_limit_range),
 }

@@ -1,7 +1,8 @@
 """The core group's kinds whose validation crdtool reproduces (kubernetes pkg/apis/core/validation,
 1.36, and the registry strategies' ValidateUpdate): Pod (create and update), ConfigMap, Secret, Namespace,
-ServiceAccount (Service, PersistentVolumeClaim, Endpoints and LimitRange have modules of their own). Each function returns
-what its Go counterpart reports beyond ValidateObjectMeta(Update), which apis.handler runs."""
+ServiceAccount (Service, PersistentVolumeClaim, Endpoints and LimitRange have modules of their own).
+Each function returns what its Go counterpart reports beyond ValidateObjectMeta(Update), which
+apis.handler runs."""
 
 from __future__ import annotations
 

@@ -45,10 +45,12 @@ def _scaled(value: Fraction, scale: int) -> int:
 
 
 def validate_limit_type_name(value: str, path: Path) -> list[FieldError]:
-    """validateLimitRangeTypeName: a qualified name; without a domain, a standard limit type."""
-    errs = [FieldError.invalid(path, value, m) for m in is_qualified_name(value)]
+    """validateLimitRangeTypeName: a qualified name; without a domain, a standard limit type. The
+    bad value is a core.LimitType (json-rendered)."""
+    bad = TypedString(value)
+    errs = [FieldError.invalid(path, bad, m) for m in is_qualified_name(value)]
     if not errs and "/" not in value and value not in STANDARD_LIMIT_TYPES:
-        errs.append(FieldError.invalid(path, value, "must be a standard limit type or fully qualified"))
+        errs.append(FieldError.invalid(path, bad, "must be a standard limit type or fully qualified"))
     return errs
 
 

@@ -157,3 +157,9 @@ def test_registered_for_create_and_update() -> None:
     """The limitrange strategy validates an update with ValidateLimitRange of the new object."""
     validation = VALIDATORS["LimitRange"]
     assert validation.create is limitranges.validate_limit_range and validation.update is None
+
+
+def test_a_limit_types_bad_value_is_a_limit_type() -> None:
+    """validateLimitRangeTypeName's value is a core.LimitType: ErrorBody renders it with json.Marshal."""
+    [error] = limitranges.validate_limit_range(limit_range({"type": "a<b", "max": storage("1Gi")}))
+    assert str(error).startswith('spec.limits[0].type: Invalid value: "a\\u003cb": name part must consist of')

@@ -11,7 +11,13 @@ from typing import Any
 
 from crdtool.apis.core.meta import validate_kube_finalizer_name
 from crdtool.apis.core.names import is_config_map_key
-from crdtool.apis.core.pods import DEFAULT_OPTIONS, validate_pod_spec, validate_pod_specific_annotations
+from crdtool.apis.core.pods import (
+    DEFAULT_OPTIONS,
+    validate_apparmor_annotations_and_fields_match_on_create,
+    validate_pod_spec,
+    validate_pod_specific_annotations,
+    validate_seccomp_annotations_and_fields,
+)
 from crdtool.model.errors import FieldError
 from crdtool.model.jsonvalue import deep_equal
 from crdtool.model.path import Path
@@ -37,8 +43,8 @@ def validate_pod(pod: dict[str, Any]) -> list[FieldError]:
         errs.append(FieldError.forbidden(_SPEC.child("nodeName"),
                                          "cannot be set until all schedulingGates have been cleared"))
     annotations = (pod.get("metadata") or {}).get("annotations") or {}
-    errs += _seccomp_annotations_match(annotations, spec)
-    return errs + _apparmor_annotations_match(annotations, spec)
+    errs += validate_seccomp_annotations_and_fields(annotations, spec, _SPEC)
+    return errs + validate_apparmor_annotations_and_fields_match_on_create(annotations, spec, _SPEC)
 
 
 def validate_pod_update(new: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
@@ -79,74 +85,6 @@ def _validate_pod_metadata_and_spec(pod: dict[str, Any], merge_label_keys: bool 
     for field in ("containers", "initContainers"):
         for i, c in enumerate(spec.get(field) or ()):
             errs += validate_container_only_for_pod(c, _SPEC.child(field).index(i))
-    return errs
-
-
-_SECCOMP_POD = "seccomp.security.alpha.kubernetes.io/pod"
-_SECCOMP_CONTAINER = "container.seccomp.security.alpha.kubernetes.io/"
-_APPARMOR_CONTAINER = "container.apparmor.security.beta.kubernetes.io/"
-_LOCALHOST = "localhost/"
-
-
-def _seccomp_annotations_match(annotations: dict[str, Any], spec: dict[str, Any]) -> list[FieldError]:
-    """validateSeccompAnnotationsAndFields: where a seccomp annotation and field both exist, they
-    agree."""
-    errs: list[FieldError] = []
-    pod_profile = (spec.get("securityContext") or {}).get("seccompProfile")
-    if pod_profile is not None and _SECCOMP_POD in annotations:
-        errs += _seccomp_match(annotations[_SECCOMP_POD], pod_profile, _SPEC.child("securityContext", "seccompProfile"))
-    from crdtool.apis.core.security import visit_containers
-
-    for c, at in visit_containers(spec, _SPEC):
-        profile = (c.get("securityContext") or {}).get("seccompProfile")
-        key = _SECCOMP_CONTAINER + (c.get("name") or "")
-        if profile is not None and key in annotations:
-            errs += _seccomp_match(annotations[key], profile, at.child("securityContext", "seccompProfile"))
-    return errs
-
-
-def _seccomp_match(annotation: str, profile: dict[str, Any], path: Path) -> list[FieldError]:
-    kind = profile.get("type") or ""
-    mismatch = [FieldError.forbidden(path.child("type"), "seccomp type in annotation and field must match")]
-    if kind == "Unconfined" and annotation != "unconfined":
-        return mismatch
-    if kind == "RuntimeDefault" and annotation not in ("runtime/default", "docker/default"):
-        return mismatch
-    if kind == "Localhost":
-        if not annotation.startswith(_LOCALHOST):
-            return mismatch
-        if annotation.removeprefix(_LOCALHOST) != profile.get("localhostProfile"):
-            return [FieldError.forbidden(path.child("localhostProfile"),
-                                         "seccomp profile in annotation and field must match")]
-    return []
-
-
-def _apparmor_annotations_match(annotations: dict[str, Any], spec: dict[str, Any]) -> list[FieldError]:
-    """validateAppArmorAnnotationsAndFieldsMatchOnCreate (not for Windows pods): a container's
-    AppArmor annotation agrees with its profile (its own, else the pod's)."""
-    from crdtool.apis.core.security import visit_containers
-
-    if (spec.get("os") or {}).get("name") == "windows":
-        return []
-    pod_profile = (spec.get("securityContext") or {}).get("appArmorProfile")
-    errs: list[FieldError] = []
-    for c, at in visit_containers(spec, _SPEC):
-        profile = (c.get("securityContext") or {}).get("appArmorProfile") or pod_profile
-        annotation = annotations.get(_APPARMOR_CONTAINER + (c.get("name") or ""))
-        if profile is None or annotation is None:
-            continue
-        path = at.child("securityContext", "appArmorProfile")
-        kind = profile.get("type") or ""
-        mismatch = FieldError.forbidden(path.child("type"), "apparmor type in annotation and field must match")
-        expected = {"Unconfined": "unconfined", "RuntimeDefault": "runtime/default"}.get(kind)
-        if expected is not None and annotation != expected:
-            errs.append(mismatch)
-        elif kind == "Localhost":
-            if not annotation.startswith(_LOCALHOST):
-                errs.append(mismatch)
-            elif annotation.removeprefix(_LOCALHOST) != profile.get("localhostProfile"):
-                errs.append(FieldError.forbidden(path.child("localhostProfile"),
-                                                 "apparmor profile in annotation and field must match"))
     return errs
 
 

@@ -44,7 +44,8 @@ DEFAULT_OPTIONS = PodValidationOptions()
 def validate_pod_template_spec(template: dict[str, Any] | None, path: Path,
                                opts: PodValidationOptions = DEFAULT_OPTIONS) -> list[FieldError]:
     """ValidatePodTemplateSpec: the template's labels and annotations, its pod spec (ValidatePodSpec
-    with no pod metadata), and no ephemeral containers. `path` is the template's (e.g.
+    with no pod metadata), seccomp and AppArmor annotations that agree with their fields, and no
+    ephemeral containers. `path` is the template's (e.g.
     `spec.template`); the template arrives decoded and defaulted."""
     template = template or {}
     meta = template.get("metadata") or {}
@@ -53,9 +54,84 @@ def validate_pod_template_spec(template: dict[str, Any] | None, path: Path,
     errs += validate_annotations(meta.get("annotations"), path.child("annotations"))
     errs += validate_pod_specific_annotations(meta.get("annotations"), spec, path.child("annotations"))
     errs += validate_pod_spec(spec, None, path.child("spec"), opts)
+    annotations = meta.get("annotations") or {}
+    errs += validate_seccomp_annotations_and_fields(annotations, spec, path.child("spec"))
+    errs += validate_apparmor_annotations_and_fields_match_on_create(annotations, spec, path.child("spec"))
     if spec.get("ephemeralContainers"):
         errs.append(FieldError.forbidden(path.child("spec", "ephemeralContainers"),
                                          "ephemeral containers not allowed in pod template"))
+    return errs
+
+
+_SECCOMP_POD = "seccomp.security.alpha.kubernetes.io/pod"
+_SECCOMP_CONTAINER = "container.seccomp.security.alpha.kubernetes.io/"
+_APPARMOR_CONTAINER = "container.apparmor.security.beta.kubernetes.io/"
+_LOCALHOST = "localhost/"
+
+
+def validate_seccomp_annotations_and_fields(annotations: dict[str, Any], spec: dict[str, Any],
+                                            spec_path: Path) -> list[FieldError]:
+    """validateSeccompAnnotationsAndFields (a Pod's on create, a pod template's): where a seccomp
+    annotation and field both exist, they agree. `spec_path` is the pod spec's."""
+    errs: list[FieldError] = []
+    pod_profile = (spec.get("securityContext") or {}).get("seccompProfile")
+    if pod_profile is not None and _SECCOMP_POD in annotations:
+        errs += _seccomp_match(annotations[_SECCOMP_POD], pod_profile,
+                               spec_path.child("securityContext", "seccompProfile"))
+    from crdtool.apis.core.security import visit_containers
+
+    for c, at in visit_containers(spec, spec_path):
+        profile = (c.get("securityContext") or {}).get("seccompProfile")
+        key = _SECCOMP_CONTAINER + (c.get("name") or "")
+        if profile is not None and key in annotations:
+            errs += _seccomp_match(annotations[key], profile, at.child("securityContext", "seccompProfile"))
+    return errs
+
+
+def _seccomp_match(annotation: str, profile: dict[str, Any], path: Path) -> list[FieldError]:
+    kind = profile.get("type") or ""
+    mismatch = [FieldError.forbidden(path.child("type"), "seccomp type in annotation and field must match")]
+    if kind == "Unconfined" and annotation != "unconfined":
+        return mismatch
+    if kind == "RuntimeDefault" and annotation not in ("runtime/default", "docker/default"):
+        return mismatch
+    if kind == "Localhost":
+        if not annotation.startswith(_LOCALHOST):
+            return mismatch
+        if annotation.removeprefix(_LOCALHOST) != profile.get("localhostProfile"):
+            return [FieldError.forbidden(path.child("localhostProfile"),
+                                         "seccomp profile in annotation and field must match")]
+    return []
+
+
+def validate_apparmor_annotations_and_fields_match_on_create(annotations: dict[str, Any], spec: dict[str, Any],
+                                                             spec_path: Path) -> list[FieldError]:
+    """validateAppArmorAnnotationsAndFieldsMatchOnCreate (a Pod's on create, a pod template's; not
+    for Windows pods): a container's AppArmor annotation agrees with its profile (its own, else the
+    pod's). `spec_path` is the pod spec's."""
+    from crdtool.apis.core.security import visit_containers
+
+    if (spec.get("os") or {}).get("name") == "windows":
+        return []
+    pod_profile = (spec.get("securityContext") or {}).get("appArmorProfile")
+    errs: list[FieldError] = []
+    for c, at in visit_containers(spec, spec_path):
+        profile = (c.get("securityContext") or {}).get("appArmorProfile") or pod_profile
+        annotation = annotations.get(_APPARMOR_CONTAINER + (c.get("name") or ""))
+        if profile is None or annotation is None:
+            continue
+        path = at.child("securityContext", "appArmorProfile")
+        kind = profile.get("type") or ""
+        mismatch = FieldError.forbidden(path.child("type"), "apparmor type in annotation and field must match")
+        expected = {"Unconfined": "unconfined", "RuntimeDefault": "runtime/default"}.get(kind)
+        if expected is not None and annotation != expected:
+            errs.append(mismatch)
+        elif kind == "Localhost":
+            if not annotation.startswith(_LOCALHOST):
+                errs.append(mismatch)
+            elif annotation.removeprefix(_LOCALHOST) != profile.get("localhostProfile"):
+                errs.append(FieldError.forbidden(path.child("localhostProfile"),
+                                                 "apparmor profile in annotation and field must match"))
     return errs
 
 

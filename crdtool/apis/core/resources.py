@@ -10,10 +10,11 @@ apiserver shows it: the decoder stores quantities canonical (apis.quantity.canon
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
-from crdtool.apis.quantity import quantity_value
+from crdtool.apis.quantity import QuantityError, check_quantity, quantity_value
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.path import Path
 from crdtool.schema.apimachinery.names import is_dns1123_label, is_qualified_name
@@ -36,6 +37,27 @@ def _text(quantity: str | int | float) -> str:
 def is_huge_page(name: str) -> bool:
     """helper.IsHugePageResourceName."""
     return name.startswith("hugepages-")
+
+
+def is_huge_page_value_divisible(name: str, quantity: str | int | float) -> bool:
+    """helper.IsHugePageResourceValueDivisible: the page size in the name (HugePageSizeFromResourceName)
+    is a positive whole number of bytes and the quantity, rounded up to whole bytes, a multiple of it."""
+    size_text = name.removeprefix("hugepages-")
+    try:
+        check_quantity(size_text)
+        size = quantity_value(size_text)
+    except (QuantityError, ValueError):
+        return False
+    if size <= 0 or math.ceil(size * 1000) % 1000 != 0:
+        return False
+    return math.ceil(quantity_value(quantity)) % math.ceil(size) == 0
+
+
+def _huge_page_value(name: str, quantity: str | int | float, path: Path) -> list[FieldError]:
+    """validateResourceQuantityHugePageValue of a new object (AllowIndivisibleHugePagesValues off)."""
+    if not is_huge_page(name) or is_huge_page_value_divisible(name, quantity):
+        return []
+    return [FieldError.invalid(path, _text(quantity), f"{_text(quantity)} is not positive integer multiple of {name}")]
 
 
 def is_native(name: str) -> bool:
@@ -100,7 +122,8 @@ def validate_container_resource_requirements(requirements: dict[str, Any] | None
                                              ) -> list[FieldError]:
     """validateResourceRequirements: names (`name_check`: the container's or the pod's resource
     names) and quantities of limits and requests; a request at most its limit (equal to it for
-    resources that cannot be overcommitted, which need a limit); huge pages beside cpu or memory;
+    resources that cannot be overcommitted, which need a limit); huge pages in whole pages of their
+    size, and beside cpu or memory;
     claims named in pod.spec.resourceClaims."""
     requirements = requirements or {}
     limits: dict[str, Any] = requirements.get("limits") or {}
@@ -112,6 +135,7 @@ def validate_container_resource_requirements(requirements: dict[str, Any] | None
         at = lim_path.key(name)
         errs += name_check(name, at)
         errs += validate_resource_quantity_value(name, quantity, at)
+        errs += _huge_page_value(name, quantity, at)
         huge_pages |= is_huge_page(name)
         cpu_or_memory |= name in _QOS_RESOURCES
     for name, quantity in requests.items():
@@ -129,6 +153,7 @@ def validate_container_resource_requirements(requirements: dict[str, Any] | None
                                                f"must be less than or equal to {name} limit of {_text(limit)}"))
         elif not is_overcommit_allowed(name):
             errs.append(FieldError.required(lim_path, "Limit must be set for non overcommitable resources"))
+        errs += _huge_page_value(name, quantity, at)
         huge_pages |= is_huge_page(name)
         cpu_or_memory |= name in _QOS_RESOURCES
     if huge_pages and not cpu_or_memory:

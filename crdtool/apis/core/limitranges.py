@@ -41,7 +41,7 @@ def _bad(quantity: Any) -> TypedString:
 
 def _scaled(value: Fraction, scale: int) -> int:
     """Quantity.ScaledValue: the value in units of 10^-scale, rounded up, at most MaxInt64."""
-    return min(math.ceil(value * 10 ** scale), _INT64_MAX)
+    return min(math.ceil(value * Fraction(10) ** scale), _INT64_MAX)
 
 
 def validate_limit_type_name(value: str, path: Path) -> list[FieldError]:

@@ -21,7 +21,8 @@ How a plugin plugs in:
   `attributes.reinvocation.values[plugin name]`, reads `attributes.reinvocation.is_reinvoke`, and
   calls `attributes.reinvocation.request()` when its mutation must make earlier stages run again.
 * A mutated object is read back with `attributes.decode(value)` (the kind's codec: a custom
-  resource's unstructured decoding, a built-in kind's Go type, DecodeError when it refuses it), then
+  resource's unstructured decoding, a built-in kind's Go type, DecodeError when it refuses it;
+  `strict=True` for a serializer that refuses unknown fields, as a mutating policy's JSONPatch has), then
   `attributes.default(object)`: the apiserver's object defaulter for the kind (a custom resource's
   structural defaults, a built-in kind's SetObjectDefaults), as the webhook dispatcher does.
 * The object in another served version (matchPolicy Equivalent) is `attributes.convert(object,
@@ -42,6 +43,7 @@ from typing import Any, Literal, Protocol
 from crdtool.load.document import Document
 
 __all__ = ["PLUGINS", "Attributes", "Chain", "ConversionError", "DecodeError", "Inputs", "MutatingStage",
+           "ObjectDecoder",
            "Reinvocation", "Status", "ValidatingStage", "Verdict", "build_chain", "decode_unstructured"]
 
 #: The admission plugins crdtool reproduces, in kube-apiserver 1.36's order (AllOrderedPlugins), each
@@ -66,9 +68,16 @@ class ConversionError(Exception):
     """The object's conversion to another version failed in the apiserver: the text is the converter's error."""
 
 
-def decode_unstructured(value: Any) -> JSONObject:
+class ObjectDecoder(Protocol):
+    """The kind's decoding of a mutated object: the object, or DecodeError with the decoder's error."""
+
+    def __call__(self, value: Any, strict: bool = False) -> JSONObject: ...
+
+
+def decode_unstructured(value: Any, strict: bool = False) -> JSONObject:
     """A mutated custom resource as the apiserver's JSON serializer decodes it into an Unstructured: an
-    object with a kind (runtime.NewMissingKindErr otherwise)."""
+    object with a kind (runtime.NewMissingKindErr otherwise). Strict decoding of an Unstructured
+    refuses only repeated keys, which decoded data cannot have."""
     from crdtool.model.gofmt import go_json
 
     if not isinstance(value, dict) or not isinstance(value.get("kind"), str) or not value["kind"]:
@@ -151,7 +160,7 @@ class Attributes:
     default: Callable[[JSONObject], None] = lambda obj: None
     #: The kind's decoding of a mutated object (the webhook dispatcher's jsonSerializer.Decode): the
     #: object admission goes on with, or DecodeError.
-    decode: Callable[[Any], JSONObject] = decode_unstructured
+    decode: ObjectDecoder = decode_unstructured
     #: The object in another served version (the CRD's conversion), or None when crdtool cannot convert;
     #: ConversionError when the apiserver's conversion fails.
     convert: Callable[[JSONObject, str], JSONObject | None] = lambda obj, version: None

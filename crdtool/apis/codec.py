@@ -12,6 +12,9 @@ mutating webhook dispatcher, k8s.io/apiserver pkg/admission/plugin/webhook/mutat
   (SimpleMetaFactory.Interpret), empty ones taken from the kind (gvkWithDefaults), then
   json.Unmarshal, case-sensitive: unknown fields are dropped silently, a value of the wrong type is
   the decoder's error (the dispatcher's 500 `Internal error occurred: json: cannot unmarshal ...`).
+  A MutatingAdmissionPolicy's JSONPatch is read back by a strict serializer (policy/mutating/patch
+  json_patch.go: `SerializerOptions{Strict: true}`): there an unknown field is refused too, as
+  `strict decoding error: unknown field "data.x"` (runtime.NewStrictDecodingError), after type errors.
 """
 
 from __future__ import annotations
@@ -65,8 +68,9 @@ def decode(value: dict[str, Any], kind: BuiltinKind) -> dict[str, Any]:
     return decoded.value
 
 
-def decode_mutated(value: Any, kind: BuiltinKind) -> dict[str, Any]:
-    """jsonSerializer.Decode(patched, nil, new(kind)) as encoded JSON data, or CodecError with its error.
+def decode_mutated(value: Any, kind: BuiltinKind, strict: bool = False) -> dict[str, Any]:
+    """jsonSerializer.Decode(patched, nil, new(kind)) as encoded JSON data, or CodecError with its error
+    (a `strict` serializer's unknown fields included).
 
     A patch that makes the object another kind or version decodes, in the apiserver, into that
     kind's type and fails later in a conversion crdtool does not reproduce: CodecError says so."""
@@ -84,7 +88,9 @@ def decode_mutated(value: Any, kind: BuiltinKind) -> dict[str, Any]:
         target = f"{group}/{version}" if group else version
         raise CodecError(f"crdtool cannot decode the object as {target}, Kind={found_kind} (the webhook's patch "
                          f"changed its apiVersion or kind from {kind.api_version}, Kind={kind.kind})")
-    decoded = gu.unmarshal(value, _root(kind), sorted_keys=True)
+    decoded = gu.unmarshal(value, _root(kind), strict=strict, sorted_keys=True)
     if decoded.error is not None:
         raise CodecError(str(decoded.error))
+    if decoded.strict_errors:
+        raise CodecError("strict decoding error: " + ", ".join(decoded.strict_errors))
     return encode(decoded.value, kind)

@@ -33,9 +33,10 @@ where `--webhook-service` maps it; unmapped, crdtool cannot convert and says so.
 A built-in object (`BuiltinAdmission`, called by apis.handler where the apiserver runs admission:
 after decoding and defaulting, and after the strategy's validation) goes through the same chain:
 its resource from discovery, subresource "", the object as its Go type is written (apis.codec); a
-patch is decoded back into the Go type (unknown fields dropped, type errors the 500) and the kind's
-SetObjectDefaults applied again. crdtool converts no built-in kind between versions: a webhook that
-matches only another version of a built-in resource is not called, and the run says so.
+patch is decoded back into the Go type (unknown fields dropped, or refused after a mutating
+policy's JSONPatch; type errors the 500) and the kind's SetObjectDefaults applied again. crdtool
+converts no built-in kind between versions: a webhook that matches only another version of a
+built-in resource is not called, and the run says so.
 """
 
 from __future__ import annotations
@@ -220,11 +221,11 @@ class BuiltinAdmission:
             o.clear()
             o.update(codec.encode(decoded, kind))
 
-        def decode(value: Any) -> JSONObject:
+        def decode(value: Any, strict: bool = False) -> JSONObject:
             from crdtool.admission.chain import DecodeError
 
             try:
-                return codec.decode_mutated(value, kind)
+                return codec.decode_mutated(value, kind, strict)
             except codec.CodecError as err:
                 raise DecodeError(str(err)) from None
 

@@ -12,10 +12,19 @@ before run again, and only when the object changed since. A mutation that fails 
 under failurePolicy Fail the request is refused with the first one (`policy 'P' with binding 'B'
 denied request: ...`), under Ignore it is dropped.
 
-crdtool applies JSONPatch and ApplyConfiguration mutations to custom resources (an ApplyConfiguration
-merged by the types of the CRD version's published schema). What it cannot apply (the mutations of a
-policy matching a built-in kind or another version of the resource, an expression its CEL rewrite
-cannot reproduce) is a note: the object checked afterwards is the object without that mutation.
+A JSONPatch is applied to the object as the JSON serializer writes it and read back by a strict
+serializer (patch/json_patch.go: `jsonSerializer.Decode` with `Strict: true`): `attributes.decode(...,
+strict=True)`, a built-in object decoded into its Go type by apis.codec as a webhook's patch is, but
+with an unknown field refused too. A decoding error is apierrors.NewInternalError, a StatusError the
+dispatcher answers at once whatever the failurePolicy (`Internal error occurred: json: cannot
+unmarshal ...`, `Internal error occurred: strict decoding error: unknown field "data.x"`).
+
+crdtool applies JSONPatch mutations to custom resources and built-in objects, ApplyConfiguration
+mutations to custom resources (merged by the types of the CRD version's published schema; a built-in
+kind's merge takes the list types and map keys of its Go types, its structured-merge schema, which
+crdtool does not carry). What it cannot apply (an ApplyConfiguration of a built-in object, the
+mutations of a policy matching another version of the resource, an expression its CEL rewrite cannot
+reproduce) is a note: the object checked afterwards is the object without that mutation.
 """
 
 from __future__ import annotations
@@ -23,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from crdtool.admission.chain import Attributes, Inputs, Status, Verdict, forbidden_details
+from crdtool.admission.chain import Attributes, DecodeError, Inputs, Status, Verdict, forbidden_details
 from crdtool.admission.policy.dispatcher import PolicySet, _activation, _exempt, _namespace_labels
 from crdtool.admission.policy.matching import NamespaceUnknown, SelectorError, match_resources
 from crdtool.admission.policy.model import GROUP, Binding, Policy, default_binding, default_policy
@@ -52,6 +61,15 @@ class _Reinvocation:
     def require_reinvoking(self) -> None:
         self.reinvoke |= self.previously_invoked
         self.previously_invoked = set()
+
+
+class _Refused(Exception):
+    """A StatusError of one mutation (a patched object the serializer refuses): the dispatcher answers
+    it at once, whatever the policy's failurePolicy."""
+
+    def __init__(self, status: Status) -> None:
+        super().__init__(status.message)
+        self.status = status
 
 
 @dataclass
@@ -85,10 +103,14 @@ class MutatingPolicyStage:
             state.require_reinvoking()
         errors: list[_PolicyError] = []
         labels = _namespace_labels(attributes)
-        for policy in self.policies:
-            bindings = [b for b in self.bindings if b.policy_name == policy.name]
-            if bindings:
-                self._policy(policy, bindings, attributes, labels, state, verdict, errors)
+        try:
+            for policy in self.policies:
+                bindings = [b for b in self.bindings if b.policy_name == policy.name]
+                if bindings:
+                    self._policy(policy, bindings, attributes, labels, state, verdict, errors)
+        except _Refused as refused:
+            verdict.status = refused.status
+            return verdict
         state.last_output = json_copy(attributes.object)
         kept = [e for e in errors if e.policy.failure_policy != "Ignore"]
         if kept:
@@ -166,10 +188,13 @@ class MutatingPolicyStage:
             return
         before = attributes.object
         for index in range(len(mutator.mutations)):
-            if attributes.schema is None:
-                verdict.notes.append(_note(policy, binding, "crdtool applies MutatingAdmissionPolicy mutations to "
-                                                            "custom resources only"))
-                break
+            patch_type = mutator.mutations[index].patch_type
+            if attributes.schema is None and patch_type == "ApplyConfiguration":
+                verdict.notes.append(_note(policy, binding, f"its mutation {index} is an ApplyConfiguration, which "
+                                           "crdtool applies to custom resources only (a built-in kind's merge "
+                                           "follows the list types and map keys of its Go types, which crdtool "
+                                           "does not carry)"))
+                continue
             activation = _activation(attributes, match, (attributes.object, attributes.old_object), param)
             compiled = mutator.mutations[index].compiled
             if compiled is not None:
@@ -178,7 +203,7 @@ class MutatingPolicyStage:
             resource = attributes.resource
             try:
                 types = types_for_custom_resource(resource.group, resource.version, resource.kind, attributes.schema) \
-                    if mutator.mutations[index].patch_type == "ApplyConfiguration" else None
+                    if patch_type == "ApplyConfiguration" else None
                 patched = mutator.apply(index, attributes.object, activation, variables, types)
             except Unsupported as err:
                 verdict.notes.append(_note(policy, binding, str(err)))
@@ -187,6 +212,8 @@ class MutatingPolicyStage:
                 errors.append(_PolicyError(policy, binding, str(err), "Invalid"))
                 continue
             if patched is not attributes.object:
+                if patch_type == "JSONPatch":
+                    patched = _decode(patched, attributes)
                 attributes.default(patched)
                 attributes.object = patched
         if not deep_equal(before, attributes.object):
@@ -195,6 +222,16 @@ class MutatingPolicyStage:
             verdict.changed = True
         if policy.spec.get("reinvocationPolicy") == "IfNeeded":
             state.previously_invoked.add(key)
+
+
+def _decode(patched: Any, attributes: Attributes) -> Any:
+    """The patched JSON read back by json_patch.go's strict serializer; its error is the 500."""
+    from crdtool.admission.webhooks import internal_error
+
+    try:
+        return attributes.decode(patched, strict=True)
+    except DecodeError as err:
+        raise _Refused(internal_error(str(err))) from None
 
 
 def _param_key(param: dict[str, Any] | None) -> tuple[str, str]:

@@ -47,6 +47,23 @@ def test_decode_mutated_drops_unknown_fields_silently() -> None:
     assert codec.decode_mutated(patched, DEPLOYMENT) == encoded
 
 
+def test_a_strict_decoder_refuses_unknown_fields_in_read_order() -> None:
+    encoded = codec.encode(_deployment(), DEPLOYMENT)
+    patched = {**encoded, "zz": 1, "spec": {**encoded["spec"], "notAField": 1, "Replicas": 2}}
+    with pytest.raises(codec.CodecError) as raised:
+        codec.decode_mutated(patched, DEPLOYMENT, strict=True)
+    assert str(raised.value) == ('strict decoding error: unknown field "spec.Replicas", '
+                                 'unknown field "spec.notAField", unknown field "zz"')
+
+
+def test_a_strict_decoder_answers_a_type_error_before_unknown_fields() -> None:
+    encoded = codec.encode(_deployment(), DEPLOYMENT)
+    patched = {**encoded, "spec": {**encoded["spec"], "notAField": 1, "replicas": "three"}}
+    with pytest.raises(codec.CodecError) as raised:
+        codec.decode_mutated(patched, DEPLOYMENT, strict=True)
+    assert str(raised.value).startswith("json: cannot unmarshal string into Go struct field DeploymentSpec")
+
+
 @pytest.mark.parametrize(("change", "error"), [
     ({"spec": {"replicas": "three"}},
      "json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32"),

@@ -5,11 +5,12 @@ failurePolicy, matchConditions, params, reinvocation, the refusal text)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
-from crdtool.admission.chain import Attributes, Chain, Inputs, Resource
+from crdtool.admission.chain import Attributes, Chain, DecodeError, Inputs, Resource, Status
 from crdtool.admission.policy.model import Policy
 from crdtool.admission.policy.mutating import build_mutating
 from crdtool.admission.policy.patchers import MutationError, Unsupported, compile_mutator
@@ -205,7 +206,7 @@ def _crontab() -> dict[str, Any]:
 
 
 def _run(*documents: dict[str, Any], resource: Resource = CRONTABS,
-         defaults: dict[str, Any] | None = None) -> tuple[Attributes, Any]:
+         defaults: dict[str, Any] | None = None, decode: Any = None) -> tuple[Attributes, Any]:
     inputs = Inputs(documents=[Document("in.yaml", i, d) for i, d in enumerate(documents)])
     chain = Chain(mutating=list(build_mutating(inputs)), inputs=inputs)
 
@@ -213,6 +214,8 @@ def _run(*documents: dict[str, Any], resource: Resource = CRONTABS,
         obj.setdefault("spec", {}).update({k: v for k, v in (defaults or {}).items() if k not in obj["spec"]})
     attributes = Attributes(operation="CREATE", object=_crontab(), old_object=None, resource=resource, name="c",
                             namespace="default", default=default, schema={} if resource is CRONTABS else None)
+    if decode is not None:
+        attributes.decode = decode
     return attributes, chain.admit(attributes)
 
 
@@ -292,10 +295,42 @@ def test_an_if_needed_policy_runs_again_after_a_later_policy_changed_the_object(
     assert attributes.object["spec"]["seen"] == "none"  # Never: not run again
 
 
-def test_a_built_in_kind_is_noted_not_mutated() -> None:
-    policy = _policy("p", ADD_A)
+def _built_in(policy: dict[str, Any]) -> dict[str, Any]:
     policy["spec"]["matchConstraints"]["resourceRules"][0].update(apiGroups=["apps"], resources=["deployments"])
+    return policy
+
+
+def test_a_built_in_objects_patch_is_read_back_by_the_kinds_strict_decoder() -> None:
+    seen: list[tuple[Any, bool]] = []
+
+    def decode(value: Any, strict: bool = False) -> dict[str, Any]:
+        seen.append((json.loads(json.dumps(value)), strict))
+        return {**value, "decoded": True}
+    attributes, verdict = _run(_built_in(_policy("p", ADD_A)), _binding("b", "p"), resource=DEPLOYMENTS,
+                               defaults={"d": "x"}, decode=decode)
+    assert verdict.status is None and verdict.changed and verdict.notes == []
+    assert seen == [({**_crontab(), "spec": {"image": "x", "a": "1"}}, True)]
+    assert attributes.object == {**_crontab(), "spec": {"image": "x", "a": "1", "d": "x"}, "decoded": True}
+
+
+def test_a_patch_the_decoder_refuses_is_the_500_whatever_the_failure_policy() -> None:
+    def decode(value: Any, strict: bool = False) -> dict[str, Any]:
+        raise DecodeError('strict decoding error: unknown field "spec.a"')
+    for failure_policy in ("Fail", "Ignore"):
+        policy = _built_in(_policy("p", ADD_A, failurePolicy=failure_policy))
+        attributes, verdict = _run(policy, _binding("b", "p"), resource=DEPLOYMENTS, decode=decode)
+        assert verdict.status == Status('Internal error occurred: strict decoding error: unknown field "spec.a"',
+                                        "InternalError", 500)
+        assert attributes.object == _crontab()
+
+
+def test_a_built_in_objects_apply_configuration_is_noted_not_applied() -> None:
+    policy = _built_in(_policy("p", ADD_A))
+    policy["spec"]["mutations"] = [{"patchType": "ApplyConfiguration",
+                                    "applyConfiguration": {"expression": "Object{spec: Object.spec{a: '1'}}"}}]
     attributes, verdict = _run(policy, _binding("b", "p"), resource=DEPLOYMENTS)
-    assert attributes.object == _crontab()
-    assert verdict.notes == ["not checked: MutatingAdmissionPolicy 'p' with binding 'b': crdtool applies "
-                             "MutatingAdmissionPolicy mutations to custom resources only"]
+    assert attributes.object == _crontab() and not verdict.changed
+    assert verdict.notes == ["not checked: MutatingAdmissionPolicy 'p' with binding 'b': its mutation 0 is an "
+                             "ApplyConfiguration, which crdtool applies to custom resources only (a built-in "
+                             "kind's merge follows the list types and map keys of its Go types, which crdtool "
+                             "does not carry)"]

@@ -1,0 +1,94 @@
+"""`crdtool validate` with a MutatingAdmissionPolicy whose JSONPatch mutates a built-in object: the
+patch applied to the object as its Go type is written, read back by json_patch.go's strict
+serializer (a type error or an unknown field the 500), defaulted again, and seen by the validating
+policies."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from crdtool.cli import cli
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "mutating-policy"
+MAP = FIXTURES / "builtin-map.yaml"
+DEPLOYMENT = str(FIXTURES / "deployment.yaml")
+LABEL = '[JSONPatch{op: "add", path: "/spec/template/metadata/labels/tier", value: "web"}]'
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def _with_patch(tmp_path: Path, patch: str) -> str:
+    text = MAP.read_text(encoding="utf-8")
+    assert LABEL in text
+    changed = tmp_path / "map.yaml"
+    changed.write_text(text.replace(LABEL, patch), encoding="utf-8")
+    return str(changed)
+
+
+def test_the_label_added_to_a_deployments_template_is_stored_and_satisfies_the_validating_policy() -> None:
+    res = run("validate", "--format", "json", "--admission", str(MAP), DEPLOYMENT)
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output)
+    [result] = report["results"]
+    assert result["object"]["spec"]["template"]["metadata"]["labels"] == {"app": "web", "tier": "web"}
+    assert not report.get("notes")
+
+
+def test_without_the_mutation_the_validating_policy_refuses(tmp_path: Path) -> None:
+    res = run("validate", "--no-color", "--admission", _with_patch(tmp_path, "[]"), DEPLOYMENT)
+    assert res.exit_code == 1, res.output
+    assert ("ValidatingAdmissionPolicy 'tier-required' with binding 'tier-required' denied request: "
+            "a Deployment's pods need a tier label") in res.output
+
+
+def test_a_container_the_patch_adds_is_defaulted_again(tmp_path: Path) -> None:
+    sidecar = ('[JSONPatch{op: "add", path: "/spec/template/metadata/labels/tier", value: "web"}, '
+               'JSONPatch{op: "add", path: "/spec/template/spec/containers/-", '
+               'value: {"name": "proxy", "image": "envoy"}}]')
+    res = run("validate", "--format", "json", "--admission", _with_patch(tmp_path, sidecar), DEPLOYMENT)
+    assert res.exit_code == 0, res.output
+    [result] = json.loads(res.output)["results"]
+    proxy = result["object"]["spec"]["template"]["spec"]["containers"][1]
+    assert proxy["name"] == "proxy"
+    assert proxy["imagePullPolicy"] == "Always"  # SetDefaults_Container: an image without a tag
+    assert proxy["terminationMessagePath"] == "/dev/termination-log"
+
+
+def test_a_value_of_the_wrong_type_is_the_serializers_internal_error(tmp_path: Path) -> None:
+    wrong = '[JSONPatch{op: "add", path: "/spec/replicas", value: "three"}]'
+    res = run("validate", "--format", "kubectl", "--admission", _with_patch(tmp_path, wrong), DEPLOYMENT)
+    assert res.exit_code == 1, res.output
+    assert res.output.strip() == (
+        'Error from server (InternalError): error when creating "' + DEPLOYMENT + '": Internal error occurred: '
+        "json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32")
+
+
+def test_an_unknown_field_is_refused_by_the_strict_serializer_whatever_the_failure_policy(tmp_path: Path) -> None:
+    unknown = '[JSONPatch{op: "add", path: "/spec/template/spec/bogus", value: "x"}]'
+    path = _with_patch(tmp_path, unknown)
+    ignoring = tmp_path / "ignore.yaml"
+    ignoring.write_text(Path(path).read_text(encoding="utf-8").replace("failurePolicy: Fail", "failurePolicy: Ignore"),
+                        encoding="utf-8")
+    for policies in (path, str(ignoring)):
+        res = run("validate", "--no-color", "--admission", policies, DEPLOYMENT)
+        assert res.exit_code == 1, res.output
+        assert ('Internal error occurred: strict decoding error: unknown field "spec.template.spec.bogus"'
+                in res.output)
+
+
+def test_an_apply_configuration_of_a_built_in_object_is_a_note(tmp_path: Path) -> None:
+    text = MAP.read_text(encoding="utf-8").replace(
+        "patchType: JSONPatch\n    jsonPatch:", "patchType: ApplyConfiguration\n    applyConfiguration:").replace(
+        LABEL, "Object{spec: Object.spec{replicas: 2}}")
+    policies = tmp_path / "apply.yaml"
+    policies.write_text(text, encoding="utf-8")
+    res = run("validate", "--format", "json", "--admission", str(policies), DEPLOYMENT)
+    assert res.exit_code == 1, res.output  # unmutated: the validating policy refuses
+    notes = json.loads(res.output)["notes"]
+    assert any("MutatingAdmissionPolicy 'tier-label' with binding 'tier-label': its mutation 0 is an "
+               "ApplyConfiguration" in n for n in notes), notes

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from crdtool.engine.validate import Request
 
 #: What a built-in object's check covers (the JSON output's `checks`) when the kind's own
-#: validation is not reproduced; "validation" when it is.
+#: validation is not reproduced; "validation" when it is, or when the apiserver answers before
+#: validation (an object it cannot decode, a namespace that is not the request's).
 CHECKS = "decoding,defaulting,metadata"
 FULL_CHECKS = "validation"
 
@@ -54,6 +55,7 @@ def check(doc: Document, kind: BuiltinKind, request: Request, old: Document | No
         assert decoded.error is not None, "decode gives no object only with its error"
         result.status = handling_error(kind.kind, kind.version, decoded.error)
         result.reason = "BadRequest"
+        result.checks = FULL_CHECKS  # the apiserver answers here: nothing after decoding is left unchecked
         return result
     result.strict_decoding_errors = duplicates
     unknown = decoded.strict_errors
@@ -72,6 +74,7 @@ def check(doc: Document, kind: BuiltinKind, request: Request, old: Document | No
         mismatch = namespace_mismatch(obj, request.namespace, kind.namespaced)
         if mismatch:
             result.status, result.reason = mismatch, "BadRequest"
+            result.checks = FULL_CHECKS  # answered before validation, as the apiserver answers
             return result
 
     validation = validation_for(kind.group, kind.kind)

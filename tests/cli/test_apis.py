@@ -71,7 +71,7 @@ def test_a_string_replicas_is_encoding_json_type_error(tmp_path: Path) -> None:
     result = json.loads(res.output)["results"][0]
     assert result["status"] == ('Deployment in version "v1" cannot be handled as a Deployment: json: cannot '
                                 'unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32')
-    assert result["checks"] == "decoding,defaulting,metadata"
+    assert result["checks"] == "validation"  # the apiserver answers at decoding: nothing left unchecked
 
 
 def test_a_bad_quantity_is_its_parse_error(tmp_path: Path) -> None:
@@ -217,3 +217,14 @@ def test_default_prints_quantities_in_their_canonical_form(tmp_path) -> None:
     resources = json.loads(res.output)["spec"]["containers"][0]["resources"]
     assert resources == {"requests": {"cpu": "1", "memory": "512Mi", "ephemeral-storage": "1Gi"},  # from limits
                          "limits": {"cpu": "1500m", "memory": "1e3", "ephemeral-storage": "1Gi"}}
+
+
+def test_an_object_the_apiserver_cannot_decode_was_checked_as_far_as_the_apiserver_goes(tmp_path) -> None:
+    """The apiserver answers at decoding, whatever the kind: nothing was left unchecked, so the object
+    does not count as partly checked (Node has no validation of its own in crdtool)."""
+    path = tmp_path / "node.yaml"
+    path.write_text("apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {podCIDR: 5}\n")
+    res = CliRunner().invoke(cli, ["validate", "--format", "json", str(path)])
+    (result,) = json.loads(res.stdout)["results"]
+    assert (res.exit_code, result["checks"], result["valid"]) == (1, "validation", False)
+    assert "only" not in CliRunner().invoke(cli, ["validate", "--no-color", str(path)]).output

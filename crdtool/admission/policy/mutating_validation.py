@@ -20,17 +20,15 @@ from crdtool.admission.policy.patchers import APPLY_CONFIGURATION_TYPE, JSON_PAT
 from crdtool.admission.policy.validation import (
     _cel_error,
     _items,
-    _match_resources,
-    _param_ref,
     _strings,
     _variable,
+    validate_binding_spec_head,
     validate_policy_spec_head,
 )
 from crdtool.cel import admission as celadm
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.gofmt import go_trim_space
 from crdtool.model.path import Path
-from crdtool.schema.apimachinery.names import name_is_dns_subdomain
 
 __all__ = ["validate_mutating_binding", "validate_mutating_policy"]
 
@@ -115,19 +113,4 @@ def _expression(member: Any, returns: str, compiler: celadm.AdmissionCompiler, p
 
 def validate_mutating_binding(obj: dict[str, Any]) -> list[FieldError]:
     """validateMutatingAdmissionPolicyBindingSpec of a binding as created (or updated: the same)."""
-    spec = default_binding(obj).spec
-    path = Path.root("spec")
-    errs: list[FieldError] = []
-    name = str(spec.get("policyName") or "")
-    if not name:
-        errs.append(FieldError.required(path.child("policyName")))
-    else:
-        errs += [FieldError.invalid(path.child("policyName"), name, msg) for msg in name_is_dns_subdomain(name, False)]
-    ref = spec.get("paramRef")
-    if isinstance(ref, dict):
-        errs += _param_ref(ref, path.child("paramRef"))
-    match = spec.get("matchResources")
-    if isinstance(match, dict):
-        errs += _match_resources(match, path.child("matchResources"))
-        errs += _mutating_operations(match, path.child("matchResources"))
-    return errs
+    return validate_binding_spec_head(default_binding(obj).spec, Path.root("spec"), _mutating_operations)

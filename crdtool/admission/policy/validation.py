@@ -114,6 +114,16 @@ def validate_binding(obj: dict[str, Any]) -> list[FieldError]:
     """validateValidatingAdmissionPolicyBindingSpec of a binding as created."""
     spec = default_binding(obj).spec
     path = Path.root("spec")
+    errs = validate_binding_spec_head(spec, path)
+    errs += _validation_actions(spec.get("validationActions"), path.child("validationActions"))
+    return errs
+
+
+def validate_binding_spec_head(spec: dict[str, Any], path: Path,
+                               check_match: Callable[[dict[str, Any], Path], list[FieldError]] | None = None,
+                               ) -> list[FieldError]:
+    """What both kinds of binding check alike: policyName, paramRef, matchResources (with
+    `check_match`'s own checks of them, for the mutating kind's operations)."""
     errs: list[FieldError] = []
     name = str(spec.get("policyName") or "")
     if not name:
@@ -126,7 +136,8 @@ def validate_binding(obj: dict[str, Any]) -> list[FieldError]:
     match = spec.get("matchResources")
     if isinstance(match, dict):
         errs += _match_resources(match, path.child("matchResources"))
-    errs += _validation_actions(spec.get("validationActions"), path.child("validationActions"))
+        if check_match is not None:
+            errs += check_match(match, path.child("matchResources"))
     return errs
 
 

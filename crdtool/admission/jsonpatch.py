@@ -176,14 +176,21 @@ def _from(op: dict[str, Any], what: str) -> str:
     return source
 
 
-def _apply_add(doc: _Doc, op: dict[str, Any]) -> None:
+def _located(doc: _Doc, op: dict[str, Any], name: str) -> tuple[str, tuple[Any, str]]:
+    """The path of an add or remove and where it points, both failures in evanphx's words for these two
+    operations (replace, move, copy and test word theirs differently)."""
     try:
-        path = _path(op, "add")
+        path = _path(op, name)
     except PatchError:
-        raise PatchError(f"add operation failed to decode path: {_MISSING}") from None
+        raise PatchError(f"{name} operation failed to decode path: {_MISSING}") from None
     found = doc.find(path)
     if found is None:
-        raise PatchError(f'add operation does not apply: doc is missing path: "{path}": {_MISSING}')
+        raise PatchError(f'{name} operation does not apply: doc is missing path: "{path}": {_MISSING}')
+    return path, found
+
+
+def _apply_add(doc: _Doc, op: dict[str, Any]) -> None:
+    path, found = _located(doc, op, "add")
     try:
         _add(*found, json_copy(op.get("value")))
     except PatchError as err:
@@ -191,13 +198,7 @@ def _apply_add(doc: _Doc, op: dict[str, Any]) -> None:
 
 
 def _apply_remove(doc: _Doc, op: dict[str, Any]) -> None:
-    try:
-        path = _path(op, "remove")
-    except PatchError:
-        raise PatchError(f"remove operation failed to decode path: {_MISSING}") from None
-    found = doc.find(path)
-    if found is None:
-        raise PatchError(f'remove operation does not apply: doc is missing path: "{path}": {_MISSING}')
+    path, found = _located(doc, op, "remove")
     try:
         _remove(*found)
     except PatchError as err:

@@ -102,7 +102,8 @@ def check(policy: dict[str, Any], cluster: Cluster) -> TypeChecking:
         except SchemaNotFound:
             continue
         except SchemaUnknown as err:
-            out.notes.append(Note(_SPEC.child("matchConstraints"), f"not type-checked against {gvk_string(gvk)}: {err}"))
+            out.notes.append(Note(_SPEC.child("matchConstraints"),
+                                  f"not type-checked against {gvk_string(gvk)}: {err}"))
     if not kinds:
         return out
     has_params, params = _params(spec, cluster, out.notes)

@@ -262,3 +262,19 @@ def test_an_unknown_resource_of_a_built_in_group_is_no_kind() -> None:
     # the RESTMapper finds nothing: the controller skips it, and crdtool knows every built-in resource
     result = check(policy({**DEPLOYMENTS, "resources": ["nothings"]}, validations=validations("object.x")), Cluster())
     assert result.warnings == [] and result.notes == []
+
+
+def test_a_version_the_crd_does_not_serve_maps_to_nothing() -> None:
+    # the CRD among the inputs is the cluster's: its unserved version is no resource, and nothing to note
+    crd = _crd("crontab")
+    crd["spec"]["versions"].append({"name": "v2", "served": False, "storage": False,
+                                    "schema": {"openAPIV3Schema": {"type": "object"}}})
+    found, notes = types_to_check(policy({**CRONTABS, "apiVersions": ["v1", "v2"]})["spec"], Cluster([crd]))
+    assert found == [("stable.example.com", "v1", "Crontab")] and notes == []
+
+
+def test_a_crd_without_a_singular_name_is_found_by_its_kinds_lower_case() -> None:
+    crd = _crd("crontab")
+    del crd["spec"]["names"]["singular"]
+    found, _ = types_to_check(policy({**CRONTABS, "resources": ["crontab"]})["spec"], Cluster([crd]))
+    assert found == [("stable.example.com", "v1", "Crontab")]

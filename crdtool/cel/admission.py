@@ -10,6 +10,9 @@ one field per variable compiled before, typed by that variable's output type. Ev
 plain JSON values, as rules do (crdtool.cel.environment); a variable that fails is an error only for
 the expressions that read it, as the apiserver's lazy map of variables makes it.
 
+The status controller's type checker (admission.policy.typecheck) declares `object` and `oldObject`
+typed by a matched kind's schema and `params` by the paramKind's instead (`TypedObjects`).
+
 Authorization checks cannot be answered without a cluster: an expression that reads `authorizer`
 compiles (its functions are declared with the library's types), but is never evaluated here
 (`Evaluation.unsupported`), and the caller says so.
@@ -264,7 +267,7 @@ class AdmissionCompiler:
             variables = _object([(v.name, v.type, True) for v in self.variables])
             declared = [("request", request_type(), True), ("namespaceObject", namespace_type(), True),
                         ("variables", variables, True)]
-            typed_names = {}
+            typed_names: dict[str, str] = {}
             for name, t, type_name in self._typed_variables():
                 declared.append((name, t, True))
                 typed_names[name] = type_name
@@ -305,7 +308,6 @@ class AdmissionCompiler:
             env = self._envs[(authorizer, patch)] = cel.NewEnv(descriptor_pool=types.pool, variables=variables,
                                                       config=library.config(), functions=functions)
         return env
-
 
     def _typed_variables(self) -> list[tuple[str, DeclType, str]]:
         """The typed `object` and `params` declarations (name, type, the apiserver's type name)."""

@@ -6,10 +6,11 @@ per served group version, knowing each resource by its plural and singular name 
 matching). A fully qualified resource maps to its kind; one of the core group ("" is "no group")
 maps to the kinds of that version and resource name in every group. Its schema resolver reads the
 built-in kinds' OpenAPI definitions (resolver.DefinitionsSchemaResolver), else the OpenAPI v3 the
-apiserver publishes for a CRD's served version (ClientDiscoveryResolver): the CRD's structural schema
-with `apiVersion`, `kind` and a full ObjectMeta `metadata` at the root and at every embedded resource
-(apiextensions-apiserver's builder). The schema becomes a CEL type as a CRD rule's does
-(common.SchemaDeclType of a resource root), so a Quantity (no type in the v3 definitions) and what
+apiserver publishes for a CRD's served version (ClientDiscoveryResolver, over the document
+explain.schema builds as the apiserver's OpenAPI builder does): the CRD's structural schema with
+`apiVersion`, `kind` and a full ObjectMeta `metadata` at the root and at every embedded resource.
+The schema becomes a CEL type as a CRD rule's does (common.SchemaDeclType of a resource root), so a
+Quantity (no type in the v3 definitions) and what
 holds it are not exposed, a metav1.Time is a timestamp, an IntOrString dyn.
 
 crdtool's cluster is the built-in kinds of 1.36 and the CRDs among the inputs: a resource of any
@@ -20,7 +21,7 @@ never "not found".
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -32,8 +33,7 @@ __all__ = ["GVK", "Cluster", "SchemaNotFound", "SchemaUnknown", "gvk_string"]
 #: (group, version, kind).
 GVK = tuple[str, str, str]
 
-_OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
-_STRING = Structural(type="string")
+_REF_PREFIX = "#/components/schemas/"
 
 
 class SchemaNotFound(Exception):
@@ -110,7 +110,7 @@ class Cluster:
         served = [s for s in self._served if (s.group, s.version, s.kind) == gvk]
         crd = next((s for s in served if s.crd_schema is not None), None)
         if crd is not None:
-            return _crd_decl_type(crd.crd_schema)
+            return _crd_decl_type(gvk, crd.crd_schema)
         if served:
             raise SchemaUnknown(f"crdtool has no schema of the built-in kind {gvk[2]} ({_api_version(gvk)})")
         if self.knows_group(gvk[0]):
@@ -142,29 +142,47 @@ def _crd_versions(crd: Any) -> list[_Served]:
     return out
 
 
-def _crd_decl_type(raw: dict[str, Any] | None) -> DeclType | None:
-    """The CEL type of a CRD version's published schema (SchemaNotFound when it is not structural:
-    the apiserver publishes none)."""
+def _crd_decl_type(gvk: GVK, raw: dict[str, Any] | None) -> DeclType | None:
+    """The CEL type of a CRD version's schema as ClientDiscoveryResolver reads it: the OpenAPI v3 the
+    apiserver publishes for it (explain.schema, as kubectl explain reads it too), refs populated."""
+    from crdtool.explain.schema import definition_name, openapi_document
     from crdtool.schema.structural.structural import NotStructuralError, new_structural
 
+    schemas = openapi_document(*gvk, raw)["components"]["schemas"]
+    resolved = _populate_refs(schemas, schemas[definition_name(*gvk)], frozenset())
     try:
-        structural = new_structural(raw or {})
+        structural = new_structural(resolved)
     except (NotStructuralError, ValueError, TypeError) as err:
         raise SchemaNotFound(str(err)) from None
-    return schema_decl_type(_published(structural, _definition(_OBJECT_META), True), True)
+    return schema_decl_type(structural, True)
 
 
-def _published(s: Structural, object_meta: Structural, root: bool = False) -> Structural:
-    """The schema as the apiserver publishes it in OpenAPI v3 (buildKubeNative, addEmbeddedProperties):
-    apiVersion, kind and ObjectMeta's metadata at the root and at each embedded resource."""
-    properties = {name: _published(p, object_meta) for name, p in s.properties.items()}
-    if root or s.x_embedded_resource:
-        properties.update(apiVersion=_STRING, kind=_STRING, metadata=object_meta)
-    items = _published(s.items, object_meta) if s.items is not None else None
-    additional = s.additional_properties
-    if isinstance(additional, Structural):
-        additional = _published(additional, object_meta)
-    return replace(s, properties=properties, items=items, additional_properties=additional)
+def _populate_refs(schemas: dict[str, Any], node: dict[str, Any], visited: frozenset[str]) -> dict[str, Any]:
+    """resolver.PopulateRefs: each `$ref` (also one wrapped in allOf) replaced by the schema it names,
+    in properties, additionalProperties and items; a ref met again inside itself is a bare object."""
+    ref = _ref_of(node)
+    if ref is not None:
+        if ref in visited:
+            return {"type": "object"}
+        visited = visited | {ref}
+        node = schemas[ref.removeprefix(_REF_PREFIX)]
+    out = dict(node)
+    if isinstance(node.get("properties"), dict):
+        out["properties"] = {k: _populate_refs(schemas, v, visited) for k, v in node["properties"].items()}
+    for key in ("additionalProperties", "items"):
+        if isinstance(node.get(key), dict):
+            out[key] = _populate_refs(schemas, node[key], visited)
+    return out
+
+
+def _ref_of(node: dict[str, Any]) -> str | None:
+    if isinstance(node.get("$ref"), str):
+        return str(node["$ref"])
+    for wrapped in node.get("allOf") or ():
+        ref = _ref_of(wrapped) if isinstance(wrapped, dict) else None
+        if ref is not None:
+            return ref
+    return None
 
 
 @cache

@@ -91,9 +91,10 @@ def types_to_check(spec: dict[str, Any], cluster: Cluster) -> tuple[list[GVK], l
 
 def check(policy: dict[str, Any], cluster: Cluster) -> TypeChecking:
     """TypeChecker.Check of a stored policy (its object as the apiserver keeps it) against `cluster`."""
-    spec = policy.get("spec") if isinstance(policy.get("spec"), dict) else {}
-    assert isinstance(spec, dict)
     out = TypeChecking()
+    spec = policy.get("spec")
+    if not isinstance(spec, dict):
+        return out
     gvks, out.notes = types_to_check(spec, cluster)
     kinds: list[tuple[GVK, DeclType | None]] = []
     for gvk in gvks:
@@ -106,6 +107,8 @@ def check(policy: dict[str, Any], cluster: Cluster) -> TypeChecking:
                                   f"not type-checked against {gvk_string(gvk)}: {err}"))
     if not kinds:
         return out
+    from crdtool.cel.admission import ANY
+
     has_params, params = _params(spec, cluster, out.notes)
     compilers = [_compiler(spec, gvk, t, has_params, params) for gvk, t in kinds]
     validations = spec.get("validations")
@@ -119,7 +122,7 @@ def check(policy: dict[str, Any], cluster: Cluster) -> TypeChecking:
             path = _SPEC.child("validations").index(i).child(name)
             messages, unchecked = [], False
             for (gvk, _), compiler in zip(kinds, compilers, strict=True):
-                compiled = compiler.compile(expression, ("any",), authorizer=True)
+                compiled = compiler.compile(expression, (ANY,), authorizer=True)
                 unchecked = unchecked or compiled.unsupported
                 if compiled.issues:
                     messages.append(f"{gvk_string(gvk)}: {compiled.issues}\n")

@@ -128,18 +128,22 @@ def _crd_versions(crd: Any) -> list[_Served]:
     spec = crd.get("spec") if isinstance(crd, dict) else None
     if not isinstance(spec, dict):
         return []
-    names = spec.get("names") if isinstance(spec.get("names"), dict) else {}
+    names = _dict(spec.get("names"))
     kind, plural, singular = (str(names.get(k) or "") for k in ("kind", "plural", "singular"))
     group = str(spec.get("group") or "")
+    versions = spec.get("versions")
     out = []
-    for v in spec.get("versions") if isinstance(spec.get("versions"), list) else []:
+    for v in versions if isinstance(versions, list) else []:
         if not isinstance(v, dict) or not v.get("served"):
             continue
-        schema = v.get("schema") if isinstance(v.get("schema"), dict) else {}
-        raw = schema.get("openAPIV3Schema")
+        raw = _dict(v.get("schema")).get("openAPIV3Schema")
         out.append(_Served(group, str(v.get("name") or ""), kind, plural, singular or kind.lower(),
                            raw if isinstance(raw, dict) else {}))
     return out
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _crd_decl_type(gvk: GVK, raw: dict[str, Any] | None) -> DeclType | None:

@@ -1,7 +1,7 @@
 """`crdtool validate` with a MutatingAdmissionPolicy whose JSONPatch mutates a built-in object: the
 patch applied to the object as its Go type is written, read back by json_patch.go's strict
 serializer (a type error or an unknown field the 500), defaulted again, and seen by the validating
-policies."""
+policies; and with an ApplyConfiguration, merged by the kind's structured-merge types."""
 
 from __future__ import annotations
 
@@ -81,14 +81,53 @@ def test_an_unknown_field_is_refused_by_the_strict_serializer_whatever_the_failu
                 in res.output)
 
 
-def test_an_apply_configuration_of_a_built_in_object_is_a_note(tmp_path: Path) -> None:
+def _applying(tmp_path: Path, expression: str) -> str:
     text = MAP.read_text(encoding="utf-8").replace(
-        "patchType: JSONPatch\n    jsonPatch:", "patchType: ApplyConfiguration\n    applyConfiguration:").replace(
-        LABEL, "Object{spec: Object.spec{replicas: 2}}")
+        "patchType: JSONPatch\n    jsonPatch:", "patchType: ApplyConfiguration\n    applyConfiguration:")
+    assert LABEL in text
     policies = tmp_path / "apply.yaml"
-    policies.write_text(text, encoding="utf-8")
-    res = run("validate", "--format", "json", "--admission", str(policies), DEPLOYMENT)
-    assert res.exit_code == 1, res.output  # unmutated: the validating policy refuses
-    notes = json.loads(res.output)["notes"]
-    assert any("MutatingAdmissionPolicy 'tier-label' with binding 'tier-label': its mutation 0 is an "
-               "ApplyConfiguration" in n for n in notes), notes
+    policies.write_text(text.replace(LABEL, expression), encoding="utf-8")
+    return str(policies)
+
+
+TEMPLATE = "Object{spec: Object.spec{template: Object.spec.template{%s}}}"
+MERGED = TEMPLATE % ('metadata: Object.spec.template.metadata{labels: {"tier": "web"}}, '
+                     "spec: Object.spec.template.spec{containers: ["
+                     'Object.spec.template.spec.containers{name: "web", env: [Object.spec.template.spec.containers.env{'
+                     'name: "MODE", value: "prod"}]}, '
+                     'Object.spec.template.spec.containers{name: "proxy", image: "envoy"}]}')
+
+
+def test_an_apply_configuration_merges_containers_by_name_and_adds_a_label(tmp_path: Path) -> None:
+    res = run("validate", "--format", "json", "--admission", _applying(tmp_path, MERGED), DEPLOYMENT)
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output)
+    assert not report.get("notes")
+    [result] = report["results"]
+    template = result["object"]["spec"]["template"]
+    assert template["metadata"]["labels"] == {"app": "web", "tier": "web"}
+    web, proxy = template["spec"]["containers"]
+    assert (web["name"], web["image"], web["env"]) == ("web", "nginx", [{"name": "MODE", "value": "prod"}])
+    assert web["imagePullPolicy"] == "Always"  # the request's own defaults kept
+    assert (proxy["name"], proxy["image"]) == ("proxy", "envoy")
+    assert proxy["terminationMessagePolicy"] == "File"  # the added container defaulted again
+
+
+def test_an_atomic_list_in_the_apply_configuration_is_the_policys_error(tmp_path: Path) -> None:
+    args = TEMPLATE % ("spec: Object.spec.template.spec{containers: [Object.spec.template.spec.containers{"
+                       'name: "web", args: ["-v"]}]}')
+    res = run("validate", "--no-color", "--admission", _applying(tmp_path, args), DEPLOYMENT)
+    assert res.exit_code == 1, res.output
+    assert ("policy 'tier-label' with binding 'tier-label' denied request: error applying patch: "
+            "invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: "
+            ".spec.template.spec.containers[0].args") in res.output
+
+
+def test_a_field_the_kind_does_not_have_is_the_policys_error(tmp_path: Path) -> None:
+    res = run("validate", "--format", "kubectl", "--admission",
+              _applying(tmp_path, "Object{spec: Object.spec{replicaz: 2}}"), DEPLOYMENT)
+    assert res.exit_code == 1, res.output
+    assert res.output.strip() == (
+        'The deployments "web" is invalid: : policy \'tier-label\' with binding '
+        "'tier-label' denied request: error applying patch: failed to convert patch object to typed object: "
+        ".spec.replicaz: field not declared in schema")

@@ -25,10 +25,10 @@ kind's from its Go types' list, map and struct types (crdtool.admission.policy.s
 object's merged result is converted back into its Go type before it is defaulted (dispatchOne's
 ConvertToVersion of the Unstructured); a custom resource's stays unstructured.
 
-What crdtool cannot apply (an ApplyConfiguration of a custom resource without a structural schema,
-a merged built-in object its Go type does not take back, the mutations of a policy matching another
-version of the resource, an expression its CEL rewrite cannot reproduce) is a note: the object
-checked afterwards is the object without that mutation.
+What crdtool cannot apply (an ApplyConfiguration of a kind it has no types for, such as a custom
+resource without a structural schema; a merged built-in object its Go type does not take back; the
+mutations of a policy matching another version of the resource; an expression its CEL rewrite
+cannot reproduce) is a note: the object checked afterwards is the object without that mutation.
 """
 
 from __future__ import annotations
@@ -197,7 +197,7 @@ class MutatingPolicyStage:
             if patch_type == "ApplyConfiguration" and types is None:
                 verdict.notes.append(_note(policy, binding, f"its mutation {index} is an ApplyConfiguration, which "
                                            "crdtool merges by a built-in kind's types or a custom resource's "
-                                           "structural schema, and this custom resource has none"))
+                                           "structural schema, and it has neither for this kind"))
                 continue
             activation = _activation(attributes, match, (attributes.object, attributes.old_object), param)
             compiled = mutator.mutations[index].compiled

@@ -229,8 +229,8 @@ def types_for_builtin(group: str, version: str, kind: str) -> Types | None:
     (None for a kind the vendored types do not have)."""
     key = (group, version, kind)
     if key not in _BUILTIN:
-        from crdtool.explain.builtin import openapi_document
         from crdtool.apis.openapi import definition_name
+        from crdtool.explain.builtin import openapi_document
 
         document = openapi_document(group, version, kind)
         root = definition_name(group, version, kind)

@@ -375,4 +375,4 @@ def test_an_apply_configuration_of_a_custom_resource_without_a_schema_is_noted_n
     assert attributes.object == _crontab() and not verdict.changed
     assert verdict.notes == ["not checked: MutatingAdmissionPolicy 'p' with binding 'b': its mutation 0 is an "
                              "ApplyConfiguration, which crdtool merges by a built-in kind's types or a custom "
-                             "resource's structural schema, and this custom resource has none"]
+                             "resource's structural schema, and it has neither for this kind"]

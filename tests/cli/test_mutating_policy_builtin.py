@@ -131,3 +131,26 @@ def test_a_field_the_kind_does_not_have_is_the_policys_error(tmp_path: Path) -> 
         'The deployments "web" is invalid: : policy \'tier-label\' with binding '
         "'tier-label' denied request: error applying patch: failed to convert patch object to typed object: "
         ".spec.replicaz: field not declared in schema")
+
+
+def test_a_malformed_quantity_fails_the_conversion_back_to_the_go_type(tmp_path: Path) -> None:
+    """The merge takes any scalar for a Quantity; the scheme's conversion of the merged object does not."""
+    limits = TEMPLATE % ("spec: Object.spec.template.spec{containers: [Object.spec.template.spec.containers{"
+                         'name: "web", resources: Object.spec.template.spec.containers.resources{'
+                         'limits: {"cpu": "lots"}}}]}')
+    res = run("validate", "--no-color", "--admission", _applying(tmp_path, limits), DEPLOYMENT)
+    assert res.exit_code == 1, res.output
+    assert ("policy 'tier-label' with binding 'tier-label' denied request: unable to convert unstructured object "
+            "to apps/v1, Kind=Deployment: quantities must match the regular expression "
+            "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'") in res.output
+
+
+def test_a_fraction_for_an_integer_is_a_note(tmp_path: Path) -> None:
+    """The converter's `cannot convert float64 to int32` is not reproduced: the mutation is named as not
+    checked, and the object goes on without it (the validating policy then refuses it)."""
+    res = run("validate", "--format", "json", "--admission",
+              _applying(tmp_path, "Object{spec: Object.spec{replicas: 1.5}}"), DEPLOYMENT)
+    assert res.exit_code == 1, res.output
+    notes = json.loads(res.output)["notes"]
+    assert any("MutatingAdmissionPolicy 'tier-label' with binding 'tier-label': the object its ApplyConfiguration "
+               "merged does not convert back to its Go type" in n for n in notes), notes

@@ -237,15 +237,23 @@ def _types(attributes: Attributes) -> Types | None:
 
 
 def _convert_back(merged: Any, attributes: Attributes) -> Any:
-    """A built-in object's merged Unstructured in its Go type (runtime.DefaultUnstructuredConverter,
-    through the scheme's ConvertToVersion). Merged values its Go type does not take (a fraction for an
-    integer, a malformed quantity) fail there with the converter's own words, which crdtool does not
-    reproduce: Unsupported."""
+    """A built-in object's merged Unstructured in its Go type: the scheme's ConvertToVersion, whose
+    runtime.DefaultUnstructuredConverter fills the type by reflection, where the JSON decoder reads the
+    same values into the same object. A value a type's own UnmarshalJSON refuses (a malformed quantity
+    or time) fails both with that method's error, which the scheme wraps (unstructuredToTyped): a
+    MutationError. A number the field's Go type does not hold fails the two differently (the converter
+    says `cannot convert float64 to int32` of a fraction and wraps an integer too large), which crdtool
+    does not reproduce: Unsupported."""
     try:
         return attributes.decode(merged, strict=False)
     except DecodeError as err:
-        raise Unsupported(f"the object its ApplyConfiguration merged does not convert back to its Go type "
-                          f"(the JSON decoder says: {err}), whose error crdtool does not reproduce") from None
+        if str(err).startswith("json: "):
+            raise Unsupported(f"the object its ApplyConfiguration merged does not convert back to its Go type "
+                              f"(the JSON decoder says: {err}), whose error crdtool does not reproduce") from None
+        resource = attributes.resource
+        group_version = f"{resource.group}/{resource.version}"
+        raise MutationError(f"unable to convert unstructured object to {group_version}, Kind={resource.kind}: "
+                            f"{err}") from None
 
 
 def _decode(patched: Any, attributes: Attributes) -> Any:

@@ -369,6 +369,18 @@ def test_a_merged_built_in_object_its_go_type_refuses_is_a_note() -> None:
                              "replicas of type int32), whose error crdtool does not reproduce"]
 
 
+def test_a_value_a_types_own_unmarshaler_refuses_is_the_schemes_wrapped_error() -> None:
+    """unstructuredToTyped: `unable to convert unstructured object to <gvk>: ` and the method's error."""
+    def decode(value: Any, strict: bool = False) -> dict[str, Any]:
+        raise DecodeError("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
+    policy = _applying(_built_in(_policy("p", ADD_A)), "Object{spec: Object.spec{replicas: 2}}")
+    attributes, verdict = _run(policy, _binding("b", "p"), resource=DEPLOYMENTS, obj=_deployment(), decode=decode)
+    assert verdict.status is not None and verdict.status.reason == "Invalid" and attributes.object == _deployment()
+    assert verdict.status.message == (
+        "policy 'p' with binding 'b' denied request: unable to convert unstructured object to apps/v1, "
+        "Kind=Deployment: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
+
+
 def test_an_apply_configuration_of_a_custom_resource_without_a_schema_is_noted_not_applied() -> None:
     policy = _applying(_policy("p", ADD_A), "Object{spec: Object.spec{a: '1'}}")
     attributes, verdict = _run(policy, _binding("b", "p"), schemaless=True)

@@ -233,3 +233,15 @@ def test_ssa_map_list_of_a_pod() -> None:
         "annotations": {"foo": "bar"}}, "spec": {"initContainers": [
             {"name": "init-container", "image": "image"},
             {"name": "injected-init-container", "image": "injected-image"}]}}
+
+
+def test_an_atomic_list_a_map_holds_is_replaced() -> None:
+    """findAtomics follows declared fields only: a CertificateSigningRequest's `extra` (map[string]ExtraValue,
+    a []string) merges key by key, and the atomic list of a key the configuration sets replaces the object's."""
+    types = smd.types_for_builtin("certificates.k8s.io", "v1", "CertificateSigningRequest")
+    assert types is not None
+    obj = {"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest", "metadata": {"name": "c"},
+           "spec": {"extra": {"k": ["a", "b"], "j": ["x"]}}}
+    assert smd.apply(types, obj, {"spec": {"extra": {"k": ["c"]}}})["spec"] == {"extra": {"k": ["c"], "j": ["x"]}}
+    with pytest.raises(smd.ApplyError, match=r"may not mutate atomic arrays, maps or structs: \.spec\.groups$"):
+        smd.apply(types, obj, {"spec": {"groups": ["g"]}})  # the same kind of list as a declared field

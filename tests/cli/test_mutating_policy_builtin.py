@@ -154,3 +154,76 @@ def test_a_fraction_for_an_integer_is_a_note(tmp_path: Path) -> None:
     notes = json.loads(res.output)["notes"]
     assert any("MutatingAdmissionPolicy 'tier-label' with binding 'tier-label': the object its ApplyConfiguration "
                "merged does not convert back to its Go type" in n for n in notes), notes
+
+
+# dispatcher_test.go (TestDispatcher) through the whole create: its policies on a valid Deployment
+D1 = """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d1, namespace: default}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: d1}}
+  template:
+    metadata: {labels: {app: d1}}
+    spec:
+      containers: [{name: c, image: nginx}]
+      volumes: [{name: x, emptyDir: {}}]
+"""
+
+
+def _policy(name: str, expression: str, param_kind: str = "") -> str:
+    return f"""apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {{name: {name}}}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {{apiGroups: [apps], apiVersions: [v1], operations: ["*"], resources: [deployments]}}
+  {param_kind}
+  reinvocationPolicy: Never
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: '{expression}'
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {{name: {name}}}
+spec:
+  policyName: {name}
+"""
+
+
+def _dispatch(tmp_path: Path, *documents: str) -> dict:
+    (tmp_path / "d1.yaml").write_text(D1, encoding="utf-8")
+    (tmp_path / "policies.yaml").write_text("---\n".join(documents), encoding="utf-8")
+    res = run("validate", "--format", "json", "--admission", str(tmp_path / "policies.yaml"), str(tmp_path / "d1.yaml"))
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output)
+    assert not report.get("notes"), report["notes"]
+    [result] = report["results"]
+    assert result["object"]["spec"]["template"]["spec"]["volumes"] == [{"name": "x", "emptyDir": {}}]
+    assert result["object"]["spec"]["strategy"]["type"] == "RollingUpdate"
+    return result["object"]
+
+
+def test_dispatcher_simple_patch(tmp_path: Path) -> None:
+    out = _dispatch(tmp_path, _policy("policy1", "Object{spec: Object.spec{replicas: object.spec.replicas + 100}}"))
+    assert out["spec"]["replicas"] == 101
+
+
+def test_dispatcher_with_param(tmp_path: Path) -> None:
+    policy = _policy("policy1", "Object{spec: Object.spec{replicas: object.spec.replicas + int(params.data[\"key\"])}}",
+                     "paramKind: {apiVersion: v1, kind: ConfigMap}")
+    policy = policy.replace("policyName: policy1", "policyName: policy1\n  paramRef: "
+                            "{name: cm1, namespace: default, parameterNotFoundAction: Deny}")
+    params = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1, namespace: default}\ndata: {key: \"10\"}\n"
+    out = _dispatch(tmp_path, policy, params)
+    assert out["spec"]["replicas"] == 11
+
+
+def test_dispatcher_both_policies_reinvoked(tmp_path: Path) -> None:
+    label = ("Object{metadata: Object.metadata{labels: {\"%s\": string(int(object.?metadata.labels[\"count\"]"
+             ".orValue(\"1\")) + 1)}}}")
+    out = _dispatch(tmp_path, _policy("policy1", label % "policy1"), _policy("policy2", label % "policy2"))
+    assert out["metadata"]["labels"] == {"policy1": "2", "policy2": "2"}

@@ -36,9 +36,10 @@ def _patch(expression: str, obj: dict[str, Any]) -> dict[str, Any]:
         {"patchType": "JSONPatch", "jsonPatch": {"expression": expression}}]})
     mutator = compile_mutator(policy)
     activation = {"object": obj, "oldObject": None, "request": {}, "namespaceObject": None, "params": None}
-    variables, decision, matches = mutator.matches(activation)
+    notes: list[str] = []
+    decision, matches = mutator.matches(activation, notes)
     assert decision is None and matches
-    return mutator.apply(0, obj, activation, variables)
+    return mutator.apply(0, obj, activation, notes)
 
 
 # (json_patch_test.go's name, expression, object, expected object or the error's text)
@@ -181,7 +182,7 @@ def test_an_apply_configuration_without_the_kinds_types_is_said_not_applied() ->
     mutator = compile_mutator(policy)
     assert mutator.mutations[0].compiled is not None and not mutator.mutations[0].compiled.error
     with pytest.raises(Unsupported, match="ApplyConfiguration mutations to custom resources only"):
-        mutator.apply(0, _deployment(), {}, {})
+        mutator.apply(0, _deployment(), {}, [])
 
 
 # ---- the plugin on one request

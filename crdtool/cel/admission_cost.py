@@ -206,7 +206,7 @@ class ForInput:
                 self.notes.append(
                     f"crdtool bounds the cost of {what} '{expression.expression}' over this request between "
                     f"{result.lower:,} and {_amount(cost)} (it cannot count cel-go's actual cost exactly): the "
-                    f"apiserver's per-call limit of {PER_CALL_LIMIT:,} lies between them, so whether the apiserver "
+                    f"apiserver's per-call limit of {PER_CALL_LIMIT:,} lies between the two, so whether the apiserver "
                     f"would stop it with '{CALL_LIMIT_EXCEEDED}' is unknown")
             lower = min(lower + result.lower, MAX)
             upper = min(upper + max(cost, result.lower), MAX)
@@ -223,7 +223,7 @@ class ForInput:
             return []
         return [f"crdtool bounds the cost of its {self.what} over this request between {self.spent.lower:,} and "
                 f"{_amount(self.spent.upper)} (it cannot count cel-go's actual cost exactly): the apiserver's "
-                f"runtime budget of {self.budget:,} for them lies between them, so whether the apiserver would "
+                f"runtime budget of {self.budget:,} for them lies between the two, so whether the apiserver would "
                 f"stop with '{OUT_OF_BUDGET}' is unknown"]
 
 

@@ -21,12 +21,15 @@ range expression, rather than handed over as the call's argument (the engine giv
 arguments as plain values). The free variables still arrive as the call's arguments, so a uint bound by
 an enclosing comprehension and read inside a loop run here is an int there.
 
-The engine counts no cost; what a loop run here certainly costs in cel-go's units can be counted: each
-iteration reads the accumulator in its step (every macro's expansion does, in each branch: one unit as
-cel-go's runtime charges an identifier) and, unless the loop condition is a constant, reads it again
-there. A `Meter` sums that for the iterations that certainly ran (a chunk whose loop condition still
-holds after it ran all of its elements; one element of any other) and, once the sum passes its limit,
-stops every loop of the evaluation: the caller knows then that the actual cost passed that limit.
+The engine counts no cost; what a loop run here certainly costs in cel-go's units can be counted. One
+iteration evaluates the loop condition and the step, and cel-go's runtime (interpreter/runtimecost.go)
+charges at least: 1 for each identifier and each field selected, 10, 30 or 40 for each list, map or
+object built; of `a && b` and `a || b` the left side, of `c ? x : y` the condition and the cheaper
+branch, of any other call its arguments (the call itself may cost 0); of a loop inside, its range,
+initial accumulator and result (its iterations are counted as it runs). A `Meter` sums that for the
+iterations that certainly ran (a chunk whose loop condition still holds after it ran all of its
+elements; one element of any other) and, once the sum passes its limit, stops every loop of the
+evaluation: the caller knows then that the actual cost passed that limit.
 """
 
 from __future__ import annotations
@@ -63,9 +66,8 @@ class _Loop:
     accu_var: str
     free: list[str]
     by_index: bool  # two variables: a list's elements come with their index
-    #: What one iteration certainly costs in cel-go's units: the step's read of the accumulator, and the
-    #: condition's unless it is a constant.
-    iteration_cost: int = 1
+    #: What one iteration certainly costs in cel-go's units (the loop condition's and the step's floor).
+    iteration_cost: int = 0
     #: `map` and `filter`: the step appends to a list and the loop never stops early, so each chunk starts
     #: from an empty list and the chunks' lists are joined here (the engine copies the list per append).
     appends: bool = False
@@ -164,7 +166,7 @@ class _Splitter:
         used = _idents(c.iter_range) | _idents(c.accu_init) \
             | ((_idents(c.loop_condition) | _idents(c.loop_step)) - bound) | (_idents(c.result) - {c.accu_var})
         loop = _Loop(c.accu_var, sorted(used & scope), bool(c.iter_var2),
-                     1 if c.loop_condition.HasField("const_expr") else 2, _appends(c))
+                     _floor(c.loop_condition) + _floor(c.loop_step), _appends(c))
         loop.accu_init = self.program(c.accu_init)
         loop.iter_range = self.program(c.iter_range)
         chunk = self.classes["Expr"]()
@@ -262,6 +264,31 @@ def _children(expr: Any) -> list[Any]:
         c = expr.comprehension_expr
         return [c.iter_range, c.accu_init, c.loop_condition, c.loop_step, c.result]
     return []
+
+
+#: common.ListCreateBaseCost; a map or an object costs MapCreateBaseCost (30) or StructCreateBaseCost (40).
+_CREATE_COSTS = {"list_expr": 10, "struct_expr": 30}
+
+
+def _floor(expr: Any) -> int:
+    """What evaluating `expr` certainly costs in cel-go's runtime units, whatever the values."""
+    if expr.HasField("ident_expr"):
+        return 1
+    if expr.HasField("select_expr"):
+        return _floor(expr.select_expr.operand) + (0 if expr.select_expr.test_only else 1)
+    if expr.HasField("call_expr"):
+        call = expr.call_expr
+        if call.function == _LOOP:  # a loop run here: its iterations are charged as they run
+            return 0
+        if call.function in ("_&&_", "_||_") and len(call.args) == 2:
+            return _floor(call.args[0])
+        if call.function == "_?_:_" and len(call.args) == 3:
+            return _floor(call.args[0]) + min(_floor(call.args[1]), _floor(call.args[2]))
+    if expr.HasField("comprehension_expr"):
+        c = expr.comprehension_expr
+        return _floor(c.iter_range) + _floor(c.accu_init) + _floor(c.result)
+    base = next((cost for kind, cost in _CREATE_COSTS.items() if expr.HasField(kind)), 0)
+    return base + sum(_floor(child) for child in _children(expr))
 
 
 def _idents(expr: Any) -> set[str]:

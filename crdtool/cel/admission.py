@@ -7,8 +7,10 @@ The checking environment declares what compile.go's createEnvForOpts declares: `
 (kubernetes.Namespace) as the apiserver's object types, `params` (dyn) when the policy has a
 paramKind, `authorizer` when the expression may use it, and `variables` (kubernetes.variables) with
 one field per variable compiled before, typed by that variable's output type. Evaluation runs on
-plain JSON values, as rules do (crdtool.cel.environment); a variable that fails is an error only for
-the expressions that read it, as the apiserver's lazy map of variables makes it.
+plain JSON values, as rules do (crdtool.cel.environment); variables are read lazily (`Composition`),
+so a variable that fails is an error only for the evaluations that reach a read of it. The CEL
+engine's cap of 10,000 comprehension iterations is not the apiserver's: past it an expression runs
+again loop by loop (crdtool.cel.unbounded), stopped only by the apiserver's per-call cost limit.
 
 Authorization checks cannot be answered without a cluster: an expression that reads `authorizer`
 compiles (its functions are declared with the library's types), but is never evaluated here

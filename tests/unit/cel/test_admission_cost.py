@@ -152,7 +152,8 @@ def test_the_budget_certainly_spent_stops_the_evaluation() -> None:
     assert [o is not None for o in outcomes] == [True, True, True, False, False]
     assert checks.exhausted and checks.spent.lower > MATCH_CONDITIONS_BUDGET
     assert checks.budget_notes() == []  # the caller answers with OUT_OF_BUDGET
-    assert OUT_OF_BUDGET == "validation failed due to running out of cost budget, no further validation rules will be run"
+    assert OUT_OF_BUDGET == ("validation failed due to running out of cost budget, no further validation rules will "
+                             "be run")
 
 
 def test_a_budget_perhaps_spent_is_noted_once() -> None:
@@ -167,9 +168,9 @@ def test_a_budget_perhaps_spent_is_noted_once() -> None:
     assert checks.spent.upper == one * count > MATCH_CONDITIONS_BUDGET  # ... but not all of them together
     assert checks.budget_notes() == [
         f"crdtool bounds the cost of its matchConditions over this request between 0 and {one * count:,} (it "
-        "cannot count cel-go's actual cost exactly): the apiserver's runtime budget of 2,500,000 for them "
-        "lies between the two, so whether the apiserver would stop with 'validation failed due to running out of cost budget, no "
-        "further validation rules will be run' is unknown"]
+        "cannot count cel-go's actual cost exactly): the apiserver's runtime budget of 2,500,000 for them lies "
+        "between the two, so whether the apiserver would stop with 'validation failed due to running out of cost "
+        "budget, no further validation rules will be run' is unknown"]
     # messageExpressions get what the validations left: only the evaluation that crosses the budget says so
     after = ForInput("messageExpressions", MATCH_CONDITIONS_BUDGET, activation(menu(300, length=300)),
                      spent=checks.spent)

@@ -91,6 +91,7 @@ WIDE = {**deployment(), "spec": {"items": [f"item {i}" for i in range(600)]}}
 # in either branch): 876,000 per call, within the per-call limit (its estimate too); 12 of them pass 10,000,000.
 COSTLY = "object.spec.items.exists_one(i, [{'a': i}, {'b': i}].size() == 0) == false"
 LONG = {**deployment(), "spec": {"items": [f"i{n}" for n in range(12_000)]}}
+OUT_OF_BUDGET = "validation failed due to running out of cost budget, no further validation rules will be run"
 
 NS_PROD = {"metadata": {"name": "default", "labels": {"env": "prod"}}}
 
@@ -347,7 +348,8 @@ CASES = [
          refusal=denied("failed expression: object.spec.items.all(i, i < 11999)")),
     Case("loop-past-10000-iterations-in-variable", "composition.go: a variable's loop, read lazily",
          [policy(variables=[{"name": "big", "expression": "object.spec.items.filter(i, i > 11990)"}],
-                 validations=check("variables.big.size() < 9", messageExpression="variables.big.map(i, string(i)).join(', ')")),
+                 validations=check("variables.big.size() < 9",
+                                   messageExpression="variables.big.map(i, string(i)).join(', ')")),
           binding()],
          obj={**deployment(), "spec": {"items": list(range(12_000))}},
          refusal=denied("11991, 11992, 11993, 11994, 11995, 11996, 11997, 11998, 11999")),
@@ -365,7 +367,7 @@ CASES = [
     Case("budget-fail", "activation.go: validation failed due to running out of cost budget (ForInput's error: "
          "validator.go's one decision)",
          [policy(validations=check(COSTLY) * 12 + check("false")), binding()], obj=LONG,
-         refusal=denied("validation failed due to running out of cost budget, no further validation rules will be run")),
+         refusal=denied(OUT_OF_BUDGET)),
     Case("budget-ignore", "validator.go: policyDecisionActionForError(Ignore)",
          [policy(failurePolicy="Ignore", validations=check(COSTLY) * 12 + check("false")), binding()], obj=LONG),
     Case("budget-variables-charged-once", "composition.go: a variable's cost counts once per evaluation",
@@ -375,19 +377,18 @@ CASES = [
     Case("budget-message-expressions", "validator.go: messageExpressions get what the validations left; out of "
          "budget, every validation is an error",
          [policy(validations=[{"expression": COSTLY, "messageExpression": f"string({COSTLY})"}] * 6), binding()],
-         obj=LONG, refusal=denied("failed messageExpression: validation failed due to running out of cost budget, no "
-                                  "further validation rules will be run")),
+         obj=LONG, refusal=denied(f"failed messageExpression: {OUT_OF_BUDGET}")),
     Case("budget-match-conditions", "matcher.go: RuntimeCELCostBudgetMatchConditions, the filter's error under Fail",
          [policy(matchConditions=[{"name": f"c{i}", "expression": COSTLY} for i in range(3)],
                  validations=check("true")), binding()], obj=LONG,
-         refusal=denied("validation failed due to running out of cost budget, no further validation rules will be run")),
+         refusal=denied(OUT_OF_BUDGET)),
     Case("budget-match-conditions-ignore", "matcher.go: under Ignore, no match",
          [policy(failurePolicy="Ignore", matchConditions=[{"name": f"c{i}", "expression": COSTLY} for i in range(3)],
                  validations=check("false")), binding()], obj=LONG),
     Case("budget-audit-annotations", "validator.go: the auditAnnotations' error replaces the decisions",
          [policy(validations=check("true"), auditAnnotations=[
              {"key": f"k{i}", "valueExpression": f"string({COSTLY})"} for i in range(12)]), binding()], obj=LONG,
-         refusal=denied("validation failed due to running out of cost budget, no further validation rules will be run")),
+         refusal=denied(OUT_OF_BUDGET)),
     # --- activation.go / condition.go: request, object, oldObject, namespaceObject --------------------------------
     Case("request-operation", "condition.go CreateAdmissionRequest: operation",
          [policy(validations=check("request.operation != 'CREATE'")), binding()],

@@ -77,13 +77,21 @@ class Compiled:
     unsupported: bool = False
     #: The evaluation environment when not the common one (a mutation's, with its patch types).
     env: Any = field(default=None, repr=False)
-    #: Programs by the variables whose reads they make lazy: as written, and run loop by loop.
-    _programs: dict[tuple[tuple[str, ...], bool], Any] = field(default_factory=dict, repr=False)
+    #: Programs by the variables whose reads they make lazy (as written, and run loop by loop), and the
+    #: variables it reads among those declared.
+    _programs: dict[tuple[tuple[str, ...], bool | str], Any] = field(default_factory=dict, repr=False)
     #: The checked expression, serialized (decoded for the cost estimate only when asked).
     _checked: bytes = field(default=b"", repr=False)
     _ast: Any = field(default=None, repr=False)
     #: Its cost over values of at most N elements each, by N (crdtool.cel.admission_cost).
     cost_bounds: dict[int, int] = field(default_factory=dict, repr=False)
+
+    def reads(self, variables: tuple[str, ...]) -> tuple[str, ...]:
+        """Those of `variables` the expression's text reads."""
+        key = (variables, "reads")
+        if key not in self._programs:
+            self._programs[key] = tuple(name for name in variables if reads_variable(self.text, name))
+        return self._programs[key]
 
     def program(self, variables: tuple[str, ...] = ()) -> Any:
         """The program to run, reading `variables` lazily (see Composition)."""
@@ -388,8 +396,7 @@ def evaluate(compiled: Compiled, activation: Mapping[str, Any], composition: Com
         return Evaluation(unsupported="nested deeper than crdtool's CEL runtime evaluates")
     if compiled.uses_authorizer:
         return Evaluation(unsupported="reads the authorizer, which crdtool cannot consult without a cluster")
-    names = tuple(n for n in (composition.variables if composition is not None else ()) if reads_variable(
-        compiled.text, n))
+    names = compiled.reads(tuple(composition.variables)) if composition is not None else ()
     program = compiled.program(names)
     data = {**activation, "variables": dict.fromkeys(composition.variables) if composition is not None else {}}
     if composition is not None:

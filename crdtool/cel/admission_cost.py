@@ -184,6 +184,7 @@ class ForInput:
         self.notes: list[str] = []
         self._values: dict[str, Any] = {}
         self._costs = CostCheck(ValueSizes({**activation, "variables": self._values}))
+        self._charged: list[tuple[Compiled, int]] = []  # each call and what it certainly cost
 
     def evaluate(self, label: str, compiled: Compiled | None) -> Evaluation | None:
         """Activation.Evaluate of the expression `label` (`validation`), None for a placeholder (a
@@ -210,6 +211,11 @@ class ForInput:
                     f"would stop it with '{CALL_LIMIT_EXCEEDED}' is unknown")
             lower = min(lower + result.lower, MAX)
             upper = min(upper + max(cost, result.lower), MAX)
+            self._charged.append((expression, result.lower))
+        if upper > self.budget:  # the coarse bounds may be what passes it: take each call's own
+            upper = self.start.upper
+            for expression, certain in self._charged:
+                upper = min(upper + max(self._costs.cost(expression, precise=True), certain), MAX)
         self.spent = Spent(lower, upper)
         if lower > self.budget:
             self.exhausted = True

@@ -77,9 +77,10 @@ class Compiled:
     unsupported: bool = False
     #: The evaluation environment when not the common one (a mutation's, with its patch types).
     env: Any = field(default=None, repr=False)
-    #: Programs by the variables whose reads they make lazy (as written, and run loop by loop), and the
-    #: variables it reads among those declared.
-    _programs: dict[tuple[tuple[str, ...], bool | str], Any] = field(default_factory=dict, repr=False)
+    #: Programs by the variables whose reads they make lazy: as written, and run loop by loop.
+    _programs: dict[tuple[tuple[str, ...], bool], Any] = field(default_factory=dict, repr=False)
+    #: The variables it reads, by the variables declared.
+    _reads: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict, repr=False)
     #: The checked expression, serialized (decoded for the cost estimate only when asked).
     _checked: bytes = field(default=b"", repr=False)
     _ast: Any = field(default=None, repr=False)
@@ -88,10 +89,9 @@ class Compiled:
 
     def reads(self, variables: tuple[str, ...]) -> tuple[str, ...]:
         """Those of `variables` the expression's text reads."""
-        key = (variables, "reads")
-        if key not in self._programs:
-            self._programs[key] = tuple(name for name in variables if reads_variable(self.text, name))
-        return self._programs[key]
+        if variables not in self._reads:
+            self._reads[variables] = tuple(name for name in variables if reads_variable(self.text, name))
+        return self._reads[variables]
 
     def program(self, variables: tuple[str, ...] = ()) -> Any:
         """The program to run, reading `variables` lazily (see Composition)."""

@@ -11,7 +11,8 @@ the webhook matched and the request's own resource, as the matcher's VersionedAt
 The first condition that is false means no match; otherwise every error (a condition that did not
 compile is `compilation error: ...` there, evaluated as activation.go does) is the answer under
 failurePolicy Fail (`expression 'X' resulted in error: ...`, several as Go's aggregate `[a, b]`),
-and no match under Ignore. `authorizer` checks cannot be answered offline: unless a condition is
+and no match under Ignore; the conditions' cost budget certainly spent is its own error under Fail
+(crdtool.cel.admission_cost). `authorizer` checks cannot be answered offline: unless a condition is
 false, the webhook's match is then undecided, and it is not called (as a policy with such a
 condition is not checked), which the caller says.
 """
@@ -24,7 +25,7 @@ from typing import Any
 from crdtool.admission.chain import Attributes, JSONObject, Resource
 from crdtool.admission.request import admission_request
 
-__all__ = ["compile_condition", "cost_notes", "evaluate"]
+__all__ = ["compile_condition", "evaluate"]
 
 
 @cache
@@ -45,52 +46,39 @@ def compile_condition(expression: str) -> Any:
     return _compiler().compile(expression, (celadm.BOOL,), authorizer=True)
 
 
-def _one(expression: str, activation: dict[str, Any]) -> tuple[bool, str | None, str | None]:
-    """(value is false, the error text or None, what crdtool cannot evaluate or None) of one expression."""
-    from crdtool.cel import admission as celadm
-
-    outcome = celadm.evaluate(compile_condition(expression), activation)
-    if outcome.unsupported:
-        return False, None, outcome.unsupported
-    if outcome.error is not None:
-        return False, outcome.error, None
-    return outcome.value is False, None, None
-
-
-def cost_notes(expressions: list[str], activation: dict[str, Any]) -> list[str]:
-    """What crdtool cannot tell of the conditions' cost limits on this request: each call's, and the
-    budget of all of them (RuntimeCELCostBudgetMatchConditions)."""
-    from crdtool.cel import admission_cost
-
-    costs = admission_cost.CostCheck(admission_cost.ValueSizes(activation))
-    compiled = [("matchCondition", compile_condition(e)) for e in expressions]
-    return costs.evaluation("matchConditions", compiled, admission_cost.MATCH_CONDITIONS_BUDGET)[1]
-
-
 def evaluate(conditions: Any, attributes: Attributes, invoked: Resource, obj: JSONObject | None,
              old: JSONObject | None, failure_policy: str, notes: list[str] | None = None,
              who: str = "") -> tuple[str | None, bool, str]:
     """(the error under failurePolicy Fail, or None; whether the conditions match; the first condition
     crdtool cannot evaluate, as `matchCondition 'X' WHY`, "" when none: then there is no match) of a
     webhook that matched the request as `invoked`, whose object and old object it gets as `obj` and `old`.
-    Where the conditions may exceed the apiserver's cost limits, a note on `who` (the webhook) goes to
-    `notes`."""
+
+    Every condition is evaluated (the filter's ForInput) before any is looked at, under the budget
+    of RuntimeCELCostBudgetMatchConditions: once it is certainly spent, the answer is its error under
+    Fail and no match under Ignore. Where crdtool cannot tell whether a cost limit stopped them, a note
+    on `who` (the webhook) goes to `notes`."""
+    from crdtool.cel import admission_cost
+
     request = admission_request(attributes, invoked, attributes.resource)
     activation = {"object": obj, "oldObject": old, "request": request, "namespaceObject": None, "params": None}
     expressions = [str(c.get("expression") or "") if isinstance(c, dict) else ""
                    for c in (conditions if isinstance(conditions, list) else [])]
+    checks = admission_cost.ForInput("matchConditions", admission_cost.MATCH_CONDITIONS_BUDGET, activation)
+    outcomes = [checks.evaluate("matchCondition", compile_condition(e)) for e in expressions]
     if notes is not None:
-        notes.extend(f"not checked: {who}: {note}" for note in cost_notes(expressions, activation))
+        notes.extend(f"not checked: {who}: {note}" for note in checks.notes + checks.budget_notes())
+    if checks.exhausted:
+        return (None if failure_policy == "Ignore" else admission_cost.OUT_OF_BUDGET), False, ""
     errors: list[str] = []
     undecided = ""
-    for expression in expressions:
-        is_false, error, unsupported = _one(expression, activation)
-        if is_false:
+    for expression, outcome in zip(expressions, outcomes, strict=True):
+        assert outcome is not None, "every condition is evaluated unless the budget ran out"
+        if outcome.unsupported:
+            undecided = undecided or f"matchCondition '{expression}' {outcome.unsupported}"
+        elif outcome.error is not None:
+            errors.append(outcome.error)
+        elif outcome.value is False:
             return None, False, ""
-        if error is not None:
-            errors.append(error)
-        if unsupported is not None and not undecided:
-            undecided = f"matchCondition '{expression}' {unsupported}"
     if undecided:
         return None, False, undecided
     if not errors:

@@ -7,8 +7,10 @@ The checking environment declares what compile.go's createEnvForOpts declares: `
 (kubernetes.Namespace) as the apiserver's object types, `params` (dyn) when the policy has a
 paramKind, `authorizer` when the expression may use it, and `variables` (kubernetes.variables) with
 one field per variable compiled before, typed by that variable's output type. Evaluation runs on
-plain JSON values, as rules do (crdtool.cel.environment); a variable that fails is an error only for
-the expressions that read it, as the apiserver's lazy map of variables makes it.
+plain JSON values, as rules do (crdtool.cel.environment); variables are read lazily (`Composition`),
+so a variable that fails is an error only for the evaluations that reach a read of it. The CEL
+engine's cap of 10,000 comprehension iterations is not the apiserver's: past it an expression runs
+again loop by loop (crdtool.cel.unbounded), stopped only by the apiserver's per-call cost limit.
 
 The status controller's type checker (admission.policy.typecheck) declares `object` and `oldObject`
 typed by a matched kind's schema and `params` by the paramKind's instead (`TypedObjects`).
@@ -29,21 +31,22 @@ from typing import Any, Protocol
 from cel_expr_python import cel
 from google.protobuf import descriptor_pb2
 
-from crdtool.cel import environment, library
+from crdtool.cel import environment, library, unbounded
 from crdtool.cel.checked_ast import CheckedAst, decode
 from crdtool.cel.compiler import TooDeepError, check_expression
 from crdtool.cel.depth import parser_limit_error
 from crdtool.cel.errors import go_runtime_error
 from crdtool.cel.protos import SchemaTypes, build_schema_types
+from crdtool.cel.sized import PER_CALL_LIMIT
 from crdtool.cel.types import DeclField, DeclType
 
-__all__ = ["BOOL", "NULL", "STRING", "ANY", "AdmissionCompiler", "Compiled", "Evaluation", "PatchTypes",
-           "TypedObjects", "Variable", "cel_go_type_name", "eval_env", "reads_variable"]
+__all__ = ["BOOL", "NULL", "STRING", "ANY", "AdmissionCompiler", "Compiled", "Composition", "Evaluation",
+           "PatchTypes", "TypedObjects", "Variable", "cel_go_type_name", "eval_env", "evaluate", "reads_variable"]
 
 #: The return types an expression kind allows (ExpressionAccessor.ReturnTypes).
 BOOL, STRING, NULL, ANY = "bool", "string", "null_type", "any"
 
-_VARIABLE_FAILED = "__crdtoolVariableFailed"
+_VARIABLE = "__crdtoolVariable"
 _AUTHORIZER_WORD = re.compile(r"\bauthorizer\b")
 _STRING_LITERAL = re.compile("|".join((
     r"(?:[bB][rR]?|[rR][bB]?)?(?:'''[\s\S]*?'''|\"\"\"[\s\S]*?\"\"\"",
@@ -79,17 +82,36 @@ class Compiled:
     unsupported: bool = False
     #: The evaluation environment when not the common one (a mutation's, with its patch types).
     env: Any = field(default=None, repr=False)
-    _program: Any = field(default=None, repr=False)
+    #: Programs by the variables whose reads they make lazy: as written, and run loop by loop.
+    _programs: dict[tuple[tuple[str, ...], bool], Any] = field(default_factory=dict, repr=False)
+    #: The variables it reads, by the variables declared.
+    _reads: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict, repr=False)
     #: The checked expression, serialized (decoded for the cost estimate only when asked).
     _checked: bytes = field(default=b"", repr=False)
     _ast: Any = field(default=None, repr=False)
     #: Its cost over values of at most N elements each, by N (crdtool.cel.admission_cost).
     cost_bounds: dict[int, int] = field(default_factory=dict, repr=False)
 
-    def program(self) -> Any:
-        if self._program is None:
-            self._program = self.eval_env().compile(self.text)
-        return self._program
+    def reads(self, variables: tuple[str, ...]) -> tuple[str, ...]:
+        """Those of `variables` the expression's text reads."""
+        if variables not in self._reads:
+            self._reads[variables] = tuple(name for name in variables if reads_variable(self.text, name))
+        return self._reads[variables]
+
+    def program(self, variables: tuple[str, ...] = ()) -> Any:
+        """The program to run, reading `variables` lazily (see Composition)."""
+        key = (variables, False)
+        if key not in self._programs:
+            self._programs[key] = self.eval_env().compile(_lazy_reads(self.text, variables))
+        return self._programs[key]
+
+    def unbounded(self, variables: tuple[str, ...] = ()) -> Any:
+        """The program with its comprehensions run loop by loop, past the engine's 10,000 iterations."""
+        key = (variables, True)
+        if key not in self._programs:
+            program = self.program(variables)
+            self._programs[key] = unbounded.rewrite(program.serialize(), self.eval_env(), _ENV_VARIABLES) or program
+        return self._programs[key]
 
     def eval_env(self) -> cel.Env:
         return self.env if self.env is not None else _eval_env()
@@ -137,6 +159,10 @@ class Evaluation:
     error: str | None = None
     #: Not evaluated: it reads the authorizer, or crdtool cannot run it.
     unsupported: str | None = None
+    #: The value as data for another evaluation (uints kept as uints).
+    data: Any = field(default=None, repr=False)
+    #: What the evaluation certainly cost in cel-go's units (its loops run here; 0 when the engine ran it all).
+    lower: int = 0
 
 
 def _string(max_elements: int = 0) -> DeclType:
@@ -327,40 +353,127 @@ def _cel_type(t: DeclType, message: str) -> cel.Type:
     return cel.Type(message) if t.kind == "object" and message else cel.Type.DYN
 
 
-def evaluate(compiled: Compiled, activation: Mapping[str, Any],
-             variables: Mapping[str, Evaluation] | None = None) -> Evaluation:
+#: The variables of the admission environment, which a loop run here reads as its arguments.
+_ENV_VARIABLES = frozenset({"object", "oldObject", "request", "namespaceObject", "params", "variables", "authorizer"})
+
+
+class Composition:
+    """composition.go's compositionContext with the lazy map of variables newActivation gives it: a
+    variable is evaluated when an expression first reads it (the expression's own evaluation asks for it,
+    so a read the evaluation never reaches evaluates nothing), then its value is kept for the other
+    expressions of the context. Its error is an error where it is read, a failed variable that is never
+    read fails nothing. What each read evaluated is kept in `pending` until the caller takes it
+    (GetAndResetCost: the variables' cost is charged to the expression that read them).
+
+    One context is one ForInput. The contexts of one activation share what they evaluated (`context()`):
+    the values are the same, but each context charges what its expressions read again, as the apiserver
+    evaluates a variable again in each."""
+
+    def __init__(self, variables: Sequence[tuple[str, Compiled]], activation: Mapping[str, Any],
+                 memo: dict[str, tuple[Evaluation, tuple[str, ...]]] | None = None) -> None:
+        self.variables = dict(variables)
+        self.activation = activation
+        #: name -> (its outcome as readers see it, the variables its evaluation read)
+        self._memo = memo if memo is not None else {}
+        self._read: set[str] = set()
+        self.pending: list[tuple[str, Evaluation]] = []
+        #: A read of a variable crdtool cannot evaluate, in the evaluation under way.
+        self.unsupported: str | None = None
+        self._reads: list[str] | None = None  # the reads of the variable being evaluated
+
+    def context(self) -> Composition:
+        """A new context (ForInput) over the same activation."""
+        return Composition(list(self.variables.items()), self.activation, self._memo)
+
+    def take(self) -> list[tuple[str, Evaluation]]:
+        """The variables evaluated since the last call (GetAndResetCost)."""
+        taken, self.pending = self.pending, []
+        return taken
+
+    def read(self, name: str) -> Evaluation:
+        """The variable as an expression reading it sees it: evaluated on its first read in this context."""
+        if self._reads is not None:
+            self._reads.append(name)
+        memo = self._memo.get(name)
+        if name in self._read and memo is not None:
+            return memo[0]
+        self._read.add(name)
+        if memo is not None:
+            for dependency in memo[1]:  # its evaluation here would read them again
+                self.read(dependency)
+            self.pending.append((name, memo[0]))
+            return memo[0]
+        compiled = self.variables[name]
+        outer, self._reads = self._reads, []
+        try:
+            outcome = evaluate(compiled, self.activation, self)
+        finally:
+            reads, self._reads = self._reads, outer
+        if outcome.error is not None or compiled.error:
+            outcome = Evaluation(error=variable_failure(name, compiled, outcome), lower=outcome.lower)
+        self._memo[name] = (outcome, tuple(reads))
+        self.pending.append((name, outcome))
+        return outcome
+
+
+_compositions: list[Composition] = []
+
+
+def _read_variable(name: str) -> Any:
+    """The value of `variables.<name>` for the evaluation under way (its error raised, as an error value)."""
+    composition = _compositions[-1]
+    outcome = composition.read(name)
+    if outcome.unsupported:
+        composition.unsupported = composition.unsupported or f"reads variable '{name}', which {outcome.unsupported}"
+        raise ValueError(composition.unsupported)
+    if outcome.error is not None:
+        raise ValueError(outcome.error)
+    return outcome.data
+
+
+def evaluate(compiled: Compiled, activation: Mapping[str, Any], composition: Composition | None = None) -> Evaluation:
     """Activation.Evaluate of one compiled expression over plain JSON values.
 
-    `activation` holds object, oldObject, request, namespaceObject, params; `variables` the policy's
-    variables already evaluated (a failed one is an error where it is read)."""
+    `activation` holds object, oldObject, request, namespaceObject, params; `composition` the policy's
+    variables, read lazily. Past CEL C++'s 10,000 comprehension iterations the expression runs again
+    loop by loop (crdtool.cel.unbounded), with the apiserver's per-call cost limit as its only limit:
+    once what its loops certainly cost passes it, the outcome is cel-go's cancellation."""
     if compiled.error:
         return Evaluation(error=f"compilation error: {compiled.error}")
     if compiled.unsupported:
         return Evaluation(unsupported="nested deeper than crdtool's CEL runtime evaluates")
     if compiled.uses_authorizer:
         return Evaluation(unsupported="reads the authorizer, which crdtool cannot consult without a cluster")
-    data = dict(activation)
-    values: dict[str, Any] = {}
-    text = compiled.text
-    for name, outcome in (variables or {}).items():
-        if outcome.unsupported and reads_variable(text, name):
-            return Evaluation(unsupported=f"reads variable '{name}', which {outcome.unsupported}")
-        if outcome.error is not None:
-            text = _fail_reads(text, name, outcome.error)
-        elif outcome.unsupported is None:
-            values[name] = outcome.value
-    data["variables"] = values
-    program = compiled.program() if text == compiled.text else compiled.eval_env().compile(text)
+    names = compiled.reads(tuple(composition.variables)) if composition is not None else ()
+    program = compiled.program(names)
+    data = {**activation, "variables": dict.fromkeys(composition.variables) if composition is not None else {}}
+    if composition is not None:
+        _compositions.append(composition)
+        outer, composition.unsupported = composition.unsupported, None
     try:
-        result = program.eval(data=data)
-    except RuntimeError as err:
-        if "budget" in str(err):
-            return Evaluation(unsupported="runs more than 10,000 iterations, past crdtool's CEL runtime")
-        return Evaluation(error=f"expression '{compiled.expression}' resulted in error: {go_runtime_error(str(err))}")
+        with unbounded.metered(PER_CALL_LIMIT) as meter:
+            try:
+                result = program.eval(data=data)
+            except RuntimeError as err:
+                if "budget" not in str(err):
+                    return Evaluation(error=_resulted(compiled, go_runtime_error(str(err))))
+                result = compiled.unbounded(names).eval(data=data)
+        unsupported = composition.unsupported if composition is not None else None
+    finally:
+        if composition is not None:
+            _compositions.pop()
+            composition.unsupported = outer
+    if unsupported:
+        return Evaluation(unsupported=unsupported)
+    if meter.exceeded:
+        return Evaluation(error=_resulted(compiled, unbounded.CANCELLED), lower=meter.spent)
     if result.type().name() == "ERROR":
-        message = go_runtime_error(str(result.plain_value()))
-        return Evaluation(error=f"expression '{compiled.expression}' resulted in error: {message}")
-    return Evaluation(value=result.plain_value())
+        return Evaluation(error=_resulted(compiled, go_runtime_error(str(result.plain_value()))), lower=meter.spent)
+    return Evaluation(value=result.plain_value(), data=unbounded.as_data(result), lower=meter.spent)
+
+
+def _resulted(compiled: Compiled, error: str) -> str:
+    return f"expression '{compiled.expression}' resulted in error: {error}"
 
 
 def variable_failure(name: str, compiled: Compiled, outcome: Evaluation) -> str:
@@ -379,16 +492,22 @@ def reads_variable(text: str, name: str) -> bool:
     return re.search(rf"\bvariables\s*\.\s*{re.escape(name)}\b", _STRING_LITERAL.sub('""', text)) is not None
 
 
-def _fail_reads(text: str, name: str, message: str) -> str:
-    """`text` with each read of `variables.<name>` (outside string literals) replaced by an error."""
-    pattern = re.compile(rf"\bvariables\s*\.\s*{re.escape(name)}\b")
-    literal = '"' + message.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+def _lazy_reads(text: str, names: Sequence[str]) -> str:
+    """`text` with each read of `variables.<name>` (outside string literals, and but for a `has()` test of
+    it) a call that reads the variable when the evaluation gets there."""
+    if not names:
+        return text
+    pattern = re.compile(rf"(\bhas\s*\(\s*)?\bvariables\s*\.\s*({'|'.join(map(re.escape, names))})\b")
+
+    def call(m: re.Match[str]) -> str:
+        return m.group(0) if m.group(1) else f'{_VARIABLE}("{m.group(2)}")'
+
     out, last = [], 0
     for m in _STRING_LITERAL.finditer(text):
-        out.append(pattern.sub(f"{_VARIABLE_FAILED}({literal})", text[last:m.start()]))
+        out.append(pattern.sub(call, text[last:m.start()]))
         out.append(m.group(0))
         last = m.end()
-    out.append(pattern.sub(f"{_VARIABLE_FAILED}({literal})", text[last:]))
+    out.append(pattern.sub(call, text[last:]))
     return "".join(out)
 
 
@@ -445,17 +564,18 @@ def _eval_env() -> cel.Env:
 
 def eval_env(files: Sequence[descriptor_pb2.FileDescriptorProto] = (),
              functions: Sequence[cel.FunctionDecl] = ()) -> cel.Env:
-    """Every admission variable dynamic, the library's runtime functions, and the failed-variable stand-in
-    (with the message types of `files` and the runtime `functions` of a mutation's patch types)."""
+    """Every admission variable dynamic, the library's runtime functions, the lazy read of a variable and
+    the loops run loop by loop (with the message types of `files` and the runtime `functions` of a
+    mutation's patch types)."""
     variables = {name: cel.Type.DYN for name in ("object", "oldObject", "request", "namespaceObject", "params",
                                                  "variables", "authorizer")}
-    failed = cel.FunctionDecl(_VARIABLE_FAILED, [cel.Overload(f"{_VARIABLE_FAILED}_string", cel.Type.DYN,
-                                                              [cel.Type.STRING], False, _raise)])
+    read = cel.FunctionDecl(_VARIABLE, [cel.Overload(f"{_VARIABLE}_string", cel.Type.DYN, [cel.Type.STRING], False,
+                                                     _read_variable)])
     pool = environment.library_pool()
     for proto in files:
         pool.Add(proto)
     return cel.NewEnv(descriptor_pool=pool, variables=variables, config=library.config(),
-                      functions=[*library.runtime_functions(), failed, *functions])
+                      functions=[*library.runtime_functions(), read, *unbounded.declarations(), *functions])
 
 
 _SIMPLE_NAMES = {"INT": "int", "UINT": "uint", "DOUBLE": "double", "BOOL": "bool", "STRING": "string",

@@ -1,40 +1,46 @@
-"""The apiserver's runtime cost limits on admission CEL, checked with a worst-case estimate.
+"""The apiserver's runtime cost limits on admission CEL, decided with bounds of the actual cost.
 
 The apiserver counts the actual cost of every admission expression as cel-go runs it (k8s.io/apiserver
 pkg/apis/cel/config.go, pkg/cel/environment/base.go's CostLimit, pkg/admission/plugin/cel/activation.go's
 Evaluate): one call stops past PerCallLimit (1,000,000) with `operation cancelled: actual cost limit
-exceeded`, and the expressions of one evaluation (ForInput) share a budget: the first one past it
-stops them all with `validation failed due to running out of cost budget, no further validation rules
-will be run`. The budgets are RuntimeCELCostBudgetMatchConditions (2,500,000) for the matchConditions
-of a webhook or a policy (webhook/matchconditions/matcher.go); RuntimeCELCostBudget (10,000,000) for a
+exceeded`, an error of that expression (`expression 'X' resulted in error: ...`, which the failurePolicy
+decides). The expressions of one evaluation (ForInput) share a budget: the first one whose cost (with
+the variables it read) is more than what is left stops them all with `validation failed due to running
+out of cost budget, no further validation rules will be run`, an error of the whole evaluation. The
+budgets are RuntimeCELCostBudgetMatchConditions (2,500,000) for the matchConditions of a webhook or a
+policy (webhook/matchconditions/matcher.go); RuntimeCELCostBudget (10,000,000) for a
 ValidatingAdmissionPolicy's validations, whose messageExpressions get what the validations left, then
 again for its auditAnnotations (policy/validating/validator.go), and for each mutation of a
 MutatingAdmissionPolicy (policy/mutating/dispatcher.go). A variable is charged to the expression that
-first reads it, once per evaluation: composition.go builds its lazy map of variables for each.
+first reads it, once per evaluation (composition.go; crdtool.cel.admission.Composition).
 
-cel-expr-python counts no cost. crdtool estimates it instead: cel-go's static estimate (crdtool.cel.cost)
-with the sizes of the values at hand (object, oldObject, params, request, namespaceObject and the
-variables' values) in place of a schema's bounds. That bounds the actual cost from above: within the
-limits, the apiserver would have finished the expressions as crdtool did and crdtool's answer stands;
-beyond them crdtool cannot tell whether the apiserver would have stopped, and says so.
+cel-expr-python counts no cost, so crdtool bounds it from both sides. From above: cel-go's static
+estimate (crdtool.cel.cost) with the sizes of the values at hand (object, oldObject, params, request,
+namespaceObject and the variables' values) in place of a schema's bounds. From below: what the loops
+that ran past the engine's 10,000 iterations certainly cost (crdtool.cel.unbounded's Meter). Where the
+bound from above is within a limit, the apiserver finished as crdtool did; where the bound from below
+passes it, the apiserver stopped, and crdtool gives its error; between the two crdtool keeps its answer
+and says in a note that the apiserver may have stopped.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from crdtool.cel.admission import Compiled, reads_variable
+from crdtool.cel.admission import Compiled, Composition, Evaluation, evaluate
 from crdtool.cel.cost import MAX, Cost, estimate_over
 from crdtool.cel.sized import PER_CALL_LIMIT, RUNTIME_BUDGET
+from crdtool.cel.unbounded import CANCELLED
 
-__all__ = ["MATCH_CONDITIONS_BUDGET", "PER_CALL_LIMIT", "RUNTIME_BUDGET", "CostCheck", "ValueSizes"]
+__all__ = ["CALL_LIMIT_EXCEEDED", "MATCH_CONDITIONS_BUDGET", "OUT_OF_BUDGET", "PER_CALL_LIMIT", "RUNTIME_BUDGET",
+           "CostCheck", "ForInput", "Spent", "ValueSizes"]
 
 MATCH_CONDITIONS_BUDGET = 2_500_000  # RuntimeCELCostBudgetMatchConditions
 OUT_OF_BUDGET = "validation failed due to running out of cost budget, no further validation rules will be run"
-CALL_LIMIT_EXCEEDED = "operation cancelled: actual cost limit exceeded"
+CALL_LIMIT_EXCEEDED = CANCELLED
 
 
 class ValueSizes:
@@ -58,6 +64,13 @@ class ValueSizes:
             size = Cost(min(sizes), max(sizes)) if sizes else Cost()
         self._sizes[path] = size
         return size
+
+    def forget(self, root: str) -> None:
+        """Walk the paths from `root` again (its value changed: a variable was evaluated)."""
+        for cache in (self._values, self._sizes):
+            for path in [p for p in cache if p[0] == root]:
+                del cache[path]
+        self._unknown = None
 
     def unknown(self) -> Cost:
         """A value computed where the estimator loses track of sizes (`dyn(x)`, an optional's value): taken
@@ -120,11 +133,9 @@ class _Uniform:
 
 @dataclass
 class CostCheck:
-    """The expressions of one request (one policy, binding and param; or one webhook) against the apiserver's
-    limits. `variables` are the policy's, in order, each costed where it is read."""
+    """The upper bounds of the expressions of one evaluation over its values."""
 
     sizes: ValueSizes
-    variables: Sequence[tuple[str, Compiled]] = ()
     _costs: dict[int, tuple[Compiled, int]] = field(default_factory=dict)
 
     def cost(self, compiled: Compiled, precise: bool = False) -> int:
@@ -148,39 +159,78 @@ class CostCheck:
             found = self._costs[id(compiled)] = (compiled, estimate_over(ast, self.sizes).max)
         return found[1]
 
-    def evaluation(self, what: str, expressions: Sequence[tuple[str, Compiled]], budget: int, spent: int = 0
-                   ) -> tuple[int, list[str]]:
-        """One ForInput: the worst-case cost of `expressions` (each labelled, as `validation`) and of the
-        variables they read, added to `spent`, and a note for each limit that may be exceeded: an
-        expression's per-call limit, and the `budget` (`what` names its expressions) when this evaluation
-        is the one that may cross it (`spent` is what earlier ones charged to the same budget)."""
-        calls = [(label, compiled) for label, compiled in expressions if not compiled.error]
-        if not calls:
-            return spent, []
-        texts = [compiled.expression for _, compiled in calls]
-        read: list[tuple[str, Compiled]] = []
-        for name, compiled in reversed(self.variables):  # a variable reads only those before it
-            if any(reads_variable(text, name) for text in texts):
-                read.insert(0, (f'variable "{name}"', compiled))
-                if not compiled.error:
-                    texts.append(compiled.expression)
-        costs = [self.cost(compiled) for _, compiled in [*read, *calls]]
-        if sum(costs, spent) > budget:
-            costs = [self.cost(compiled, precise=True) for _, compiled in [*read, *calls]]
-        notes = []
-        total = spent
-        for (label, compiled), cost in zip([*read, *calls], costs, strict=True):
-            total = min(total + cost, MAX)
-            if cost > PER_CALL_LIMIT:
-                notes.append(f"the worst-case cost of {label} '{compiled.expression}' over this request "
-                             f"({_amount(cost)}) exceeds the apiserver's per-call limit of {PER_CALL_LIMIT:,}; "
-                             f"crdtool cannot count its actual cost, so whether the apiserver would stop it with "
-                             f"'{CALL_LIMIT_EXCEEDED}' is unknown")
-        if total > budget >= spent:
-            notes.append(f"the worst-case cost of its {what} over this request ({_amount(total)}) exceeds the "
-                         f"apiserver's runtime budget of {budget:,} for them; crdtool cannot count their actual "
-                         f"cost, so whether the apiserver would stop with '{OUT_OF_BUDGET}' is unknown")
-        return total, notes
+
+@dataclass(frozen=True)
+class Spent:
+    """What the expressions of a budget cost: at least `lower`, at most `upper`."""
+
+    lower: int = 0
+    upper: int = 0
+
+
+class ForInput:
+    """One evaluation of a list of expressions (ConditionEvaluator.ForInput) under a `budget`, of which
+    `spent` is already gone (a messageExpressions' evaluation starts from what the validations left).
+
+    `evaluate` runs the expressions in order, as the apiserver does, until the budget is certainly
+    exhausted (`exhausted`, then the apiserver's answer is OUT_OF_BUDGET for the whole evaluation).
+    `notes` says where a limit lies between crdtool's bounds; `what` names the expressions there."""
+
+    def __init__(self, what: str, budget: int, activation: Mapping[str, Any],
+                 composition: Composition | None = None, spent: Spent = Spent()) -> None:
+        self.what, self.budget, self.activation, self.composition = what, budget, activation, composition
+        self.start = self.spent = spent
+        self.exhausted = False
+        self.notes: list[str] = []
+        self._values: dict[str, Any] = {}
+        self._costs = CostCheck(ValueSizes({**activation, "variables": self._values}))
+        self._charged: list[tuple[Compiled, int]] = []  # each call and what it certainly cost
+
+    def evaluate(self, label: str, compiled: Compiled | None) -> Evaluation | None:
+        """Activation.Evaluate of the expression `label` (`validation`), None for a placeholder (a
+        validation without messageExpression) or once the budget is exhausted."""
+        if compiled is None or self.exhausted:
+            return None
+        outcome = evaluate(compiled, self.activation, self.composition)
+        charged = self.composition.take() if self.composition is not None else []
+        for name, variable in charged:
+            if variable.error is None and variable.unsupported is None:
+                self._values[name] = variable.value
+                self._costs.sizes.forget("variables")
+        lower, upper = self.spent.lower, self.spent.upper
+        variables = self.composition.variables if self.composition is not None else {}
+        for what, expression, result in [*((f'variable "{name}"', variables[name], variable)
+                                           for name, variable in charged), (label, compiled, outcome)]:
+            cost = self._costs.cost(expression)
+            cancelled = result.error is not None and result.lower > PER_CALL_LIMIT
+            if cost > PER_CALL_LIMIT and not cancelled:
+                self.notes.append(
+                    f"crdtool bounds the cost of {what} '{expression.expression}' over this request between "
+                    f"{result.lower:,} and {_amount(cost)} (it cannot count cel-go's actual cost exactly): the "
+                    f"apiserver's per-call limit of {PER_CALL_LIMIT:,} lies between the two, so whether the apiserver "
+                    f"would stop it with '{CALL_LIMIT_EXCEEDED}' is unknown")
+            lower = min(lower + result.lower, MAX)
+            upper = min(upper + max(cost, result.lower), MAX)
+            self._charged.append((expression, result.lower))
+        if upper > self.budget:  # the coarse bounds may be what passes it: take each call's own
+            upper = self.start.upper
+            for expression, certain in self._charged:
+                upper = min(upper + max(self._costs.cost(expression, precise=True), certain), MAX)
+        self.spent = Spent(lower, upper)
+        if lower > self.budget:
+            self.exhausted = True
+            return None
+        return outcome
+
+    def budget_notes(self) -> list[str]:
+        """The note when the budget lies between crdtool's bounds of what this evaluation spent (and the
+        evaluations before it on the same budget did not already cross it)."""
+        if self.exhausted or self.spent.upper <= self.budget or self.start.upper > self.budget:
+            return []
+        return [f"crdtool bounds the cost of its {self.what} over this request between {self.spent.lower:,} and "
+                f"{_amount(self.spent.upper)} (it cannot count cel-go's actual cost exactly): the apiserver's "
+                f"runtime budget of {self.budget:,} for them lies between the two, so whether the apiserver would "
+                f"stop with '{OUT_OF_BUDGET}' is unknown"]
 
 
 def _amount(cost: int) -> str:

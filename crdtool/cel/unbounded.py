@@ -20,11 +20,23 @@ mean the same as in one evaluation. For that the range is evaluated here, from t
 range expression, rather than handed over as the call's argument (the engine gives a function's
 arguments as plain values). The free variables still arrive as the call's arguments, so a uint bound by
 an enclosing comprehension and read inside a loop run here is an int there.
+
+The engine counts no cost; what a loop run here certainly costs in cel-go's units can be counted. One
+iteration evaluates the loop condition and the step, and cel-go's runtime (interpreter/runtimecost.go)
+charges at least: 1 for each identifier and each field selected, 10, 30 or 40 for each list, map or
+object built; of `a && b` and `a || b` the left side, of `c ? x : y` the condition and the cheaper
+branch, of any other call its arguments (the call itself may cost 0); of a loop inside, its range,
+initial accumulator and result (its iterations are counted as it runs). A `Meter` sums that for the
+iterations that certainly ran (a chunk whose loop condition still holds after it ran all of its
+elements; one element of any other) and, once the sum passes its limit, stops every loop of the
+evaluation: the caller knows then that the actual cost passed that limit.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,12 +45,14 @@ from google.protobuf import wrappers_pb2
 
 from crdtool.cel.ast_proto import checked_expr_classes
 
-__all__ = ["declarations", "rewrite"]
+__all__ = ["CANCELLED", "Meter", "as_data", "declarations", "metered", "rewrite"]
 
 _LOOP, _FAIL = "@k8s.loop", "@k8s.fail"
 _RANGE, _ACCU = "@k8s.range", "@k8s.accu"
 _CHUNK = 1000
 _STATUS_PREFIX = re.compile(r"^[A-Z_]+: ")
+#: cel-go's error when a call passes its cost limit (interpreter/runtimecost.go).
+CANCELLED = "operation cancelled: actual cost limit exceeded"
 
 
 class _Failure(Exception):
@@ -52,6 +66,8 @@ class _Loop:
     accu_var: str
     free: list[str]
     by_index: bool  # two variables: a list's elements come with their index
+    #: What one iteration certainly costs in cel-go's units (the loop condition's and the step's floor).
+    iteration_cost: int = 0
     #: `map` and `filter`: the step appends to a list and the loop never stops early, so each chunk starts
     #: from an empty list and the chunks' lists are joined here (the engine copies the list per append).
     appends: bool = False
@@ -71,22 +87,55 @@ class _Loop:
 _loops: list[_Loop] = []
 
 
-def rewrite(serialized: bytes, env: cel.Env) -> cel.Expression | None:
+@dataclass
+class Meter:
+    """The certain cost of the loops one evaluation ran here, and the limit past which they stop."""
+
+    limit: int
+    spent: int = 0
+
+    @property
+    def exceeded(self) -> bool:
+        return self.spent > self.limit
+
+    def charge(self, loop: _Loop, iterations: int) -> None:
+        self.spent += iterations * loop.iteration_cost
+        if self.exceeded:
+            raise _Failure(CANCELLED)
+
+
+_meters: list[Meter] = []
+
+
+@contextmanager
+def metered(limit: int) -> Iterator[Meter]:
+    """Count the loops evaluated inside the block (nested blocks count their own) and stop them all once
+    their certain cost passes `limit`: then `Meter.exceeded`, and the evaluation's value is not its own."""
+    meter = Meter(limit)
+    _meters.append(meter)
+    try:
+        yield meter
+    finally:
+        _meters.pop()
+
+
+#: The variables of the rules' environment (crdtool.cel.environment).
+_ENV_VARIABLES = frozenset({"self", "oldSelf", "__oldSelfPresent", "__oldSelfValue"})
+
+
+def rewrite(serialized: bytes, env: cel.Env, variables: frozenset[str] = _ENV_VARIABLES) -> cel.Expression | None:
     """The program of a checked expression whose comprehensions over computed ranges run here (None if
-    it has none)."""
+    it has none); `variables` are those `env` declares, which a loop reads as its arguments."""
     classes = checked_expr_classes()
     wrapper = classes["Any"]()
     wrapper.ParseFromString(serialized)
     checked = classes["CheckedExpr"]()
     checked.ParseFromString(wrapper.value)
     splitter = _Splitter(checked, wrapper, env)
-    splitter.visit(checked.expr, _ENV_VARIABLES)
+    splitter.visit(checked.expr, variables)
     if not splitter.changed:
         return None
     return splitter.program(checked.expr)
-
-
-_ENV_VARIABLES = frozenset({"self", "oldSelf", "__oldSelfPresent", "__oldSelfValue"})
 
 
 class _Splitter:
@@ -116,7 +165,8 @@ class _Splitter:
         bound = {c.iter_var, c.iter_var2, c.accu_var}
         used = _idents(c.iter_range) | _idents(c.accu_init) \
             | ((_idents(c.loop_condition) | _idents(c.loop_step)) - bound) | (_idents(c.result) - {c.accu_var})
-        loop = _Loop(c.accu_var, sorted(used & scope), bool(c.iter_var2), _appends(c))
+        loop = _Loop(c.accu_var, sorted(used & scope), bool(c.iter_var2),
+                     _floor(c.loop_condition) + _floor(c.loop_step), _appends(c))
         loop.accu_init = self.program(c.accu_init)
         loop.iter_range = self.program(c.iter_range)
         chunk = self.classes["Expr"]()
@@ -216,6 +266,31 @@ def _children(expr: Any) -> list[Any]:
     return []
 
 
+#: common.ListCreateBaseCost; a map or an object costs MapCreateBaseCost (30) or StructCreateBaseCost (40).
+_CREATE_COSTS = {"list_expr": 10, "struct_expr": 30}
+
+
+def _floor(expr: Any) -> int:
+    """What evaluating `expr` certainly costs in cel-go's runtime units, whatever the values."""
+    if expr.HasField("ident_expr"):
+        return 1
+    if expr.HasField("select_expr"):
+        return _floor(expr.select_expr.operand) + (0 if expr.select_expr.test_only else 1)
+    if expr.HasField("call_expr"):
+        call = expr.call_expr
+        if call.function == _LOOP:  # a loop run here: its iterations are charged as they run
+            return 0
+        if call.function in ("_&&_", "_||_") and len(call.args) == 2:
+            return _floor(call.args[0])
+        if call.function == "_?_:_" and len(call.args) == 3:
+            return _floor(call.args[0]) + min(_floor(call.args[1]), _floor(call.args[2]))
+    if expr.HasField("comprehension_expr"):
+        c = expr.comprehension_expr
+        return _floor(c.iter_range) + _floor(c.accu_init) + _floor(c.result)
+    base = next((cost for kind, cost in _CREATE_COSTS.items() if expr.HasField(kind)), 0)
+    return base + sum(_floor(child) for child in _children(expr))
+
+
 def _idents(expr: Any) -> set[str]:
     names, stack = set(), [expr]
     while stack:
@@ -244,6 +319,9 @@ def _max_id(expr: Any) -> int:
 
 def _run(number: int, values: list) -> Any:
     loop = _loops[number]
+    meter = _meters[-1] if _meters else None
+    if meter is not None and meter.exceeded:
+        raise _Failure(CANCELLED)
     scope = dict(zip(loop.free, values, strict=True))
     iter_range, failed = _value(loop.iter_range, scope)
     if failed:
@@ -254,25 +332,33 @@ def _run(number: int, values: list) -> Any:
         if failed:
             raise _Failure(outcome)
     if loop.appends and not failed and isinstance(accu, list):
-        return _run_appending(loop, scope, accu, iter_range)
+        return _run_appending(loop, scope, accu, iter_range, meter)
     for chunk in _chunks(iter_range, loop.by_index):
+        if meter is not None and meter.exceeded:  # a loop nested in this one passed the limit
+            raise _Failure(CANCELLED)
         if not failed:
             proceed, _ = _value(loop.condition, {**scope, loop.accu_var: accu})
             if proceed is not True:
                 break
         accu, failed = _value(loop.failing_chunk if failed else loop.chunk,
                               {**scope, _RANGE: chunk, _ACCU: accu})
+        if meter is not None:
+            # the chunk ran to its end when the condition still holds after it (else at least its first)
+            whole = not failed and _value(loop.condition, {**scope, loop.accu_var: accu})[0] is True
+            meter.charge(loop, len(chunk) if whole else 1)
     outcome, failed = _value(loop.failing_result if failed else loop.result, {**scope, loop.accu_var: accu})
     if failed:
         raise _Failure(outcome)
     return outcome
 
 
-def _run_appending(loop: _Loop, scope: dict, accu: list, iter_range: Any) -> Any:
+def _run_appending(loop: _Loop, scope: dict, accu: list, iter_range: Any, meter: Meter | None) -> Any:
     for chunk in _chunks(iter_range, loop.by_index):
         part, failed = _value(loop.chunk, {**scope, _RANGE: chunk, _ACCU: []})
-        if failed:
-            raise _Failure(part)
+        if failed or (meter is not None and meter.exceeded):
+            raise _Failure(part if failed else CANCELLED)
+        if meter is not None:
+            meter.charge(loop, len(chunk))
         accu.extend(part)
     outcome, failed = _value(loop.result, {**scope, loop.accu_var: accu})
     if failed:
@@ -316,19 +402,19 @@ def _value(program: cel.Expression, data: dict) -> tuple[Any, bool]:
     outcome = program.eval(data=data)
     if outcome.type().name() == "ERROR":
         return _STATUS_PREFIX.sub("", str(outcome.plain_value()), count=1), True
-    return _data(outcome), False
+    return as_data(outcome), False
 
 
-def _data(value: cel.Value) -> Any:
+def as_data(value: cel.Value) -> Any:
     """`value` as data for another evaluation: plain, except that uints stay uints (plain values make
     them ints). Only lists and maps are walked."""
     kind = value.type().name()
     if kind == "UINT":
         return wrappers_pb2.UInt64Value(value=value.plain_value())
     if kind.startswith("LIST"):
-        return [_data(item) for item in value.value()]
+        return [as_data(item) for item in value.value()]
     if kind.startswith("MAP"):
-        return {key: _data(item) for key, item in value.value().items()}
+        return {key: as_data(item) for key, item in value.value().items()}
     return value.plain_value()
 
 

@@ -175,10 +175,9 @@ class MutatingPolicyStage:
         """One policy, binding and param: the matchConditions, then the mutations in order."""
         mutator = self.mutator(policy)
         activation = _activation(attributes, match, (attributes.object, attributes.old_object), param)
-        variables, decision, matches = mutator.matches(activation)
-        conditions = mutator.conditions
-        verdict.notes.extend(_note(policy, binding, n) for n in
-                             conditions.match_cost_notes(conditions.cost_check(activation, variables)))
+        notes: list[str] = []
+        decision, matches = mutator.matches(activation, notes)
+        verdict.notes.extend(_note(policy, binding, n) for n in notes)
         if decision is not None and decision.unsupported:
             verdict.notes.append(_note(policy, binding, decision.unsupported))
             return
@@ -200,21 +199,20 @@ class MutatingPolicyStage:
                                            "structural schema, and it has neither for this kind"))
                 continue
             activation = _activation(attributes, match, (attributes.object, attributes.old_object), param)
-            compiled = mutator.mutations[index].compiled
-            if compiled is not None:
-                verdict.notes.extend(_note(policy, binding, n) for n in
-                                     conditions.mutation_cost_notes(compiled, activation, variables))
+            notes: list[str] = []
             try:
-                patched = mutator.apply(index, attributes.object, activation, variables, types)
+                patched = mutator.apply(index, attributes.object, activation, notes, types)
                 if patched is not attributes.object and patch_type == "ApplyConfiguration" \
                         and attributes.schema is None:
                     patched = _convert_back(patched, attributes)
             except Unsupported as err:
-                verdict.notes.append(_note(policy, binding, str(err)))
+                notes.append(str(err))
                 continue
             except MutationError as err:
                 errors.append(_PolicyError(policy, binding, str(err), "Invalid"))
                 continue
+            finally:
+                verdict.notes.extend(_note(policy, binding, n) for n in notes)
             if patched is not attributes.object:
                 if patch_type == "JSONPatch":
                     patched = _decode(patched, attributes)

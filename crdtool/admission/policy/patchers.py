@@ -32,6 +32,7 @@ from crdtool.admission.policy.objects import (
 )
 from crdtool.admission.policy.validator import CompiledPolicy, Decision
 from crdtool.cel import admission as celadm
+from crdtool.cel import admission_cost
 
 __all__ = ["MutationError", "Mutator", "Unsupported", "compile_mutator"]
 
@@ -62,20 +63,21 @@ class Mutator:
     conditions: CompiledPolicy
     mutations: list[_Mutation] = field(default_factory=list)
 
-    def matches(self, activation: dict[str, Any]) -> tuple[dict[str, celadm.Evaluation], Decision | None, bool]:
-        """The variables, and the matchConditions' outcome: (variables, an error or unknown decision,
-        whether the conditions hold)."""
-        variables = self.conditions._variables(activation)
-        decisions = self.conditions._match(activation, variables, "admit" if self.policy.failure_policy == "Ignore"
-                                           else "deny")
+    def matches(self, activation: dict[str, Any], notes: list[str]) -> tuple[Decision | None, bool]:
+        """The matchConditions' outcome (an error or unknown decision, whether the conditions hold), in an
+        evaluation context of their own; cost notes go to `notes`."""
+        decisions = self.conditions.match(activation, self.conditions.composition(activation),
+                                          "admit" if self.policy.failure_policy == "Ignore" else "deny", notes)
         if decisions is None:
-            return variables, None, True
-        return variables, (decisions[0] if decisions else None), False
+            return None, True
+        return (decisions[0] if decisions else None), False
 
-    def apply(self, index: int, obj: dict[str, Any], activation: dict[str, Any],
-              variables: dict[str, celadm.Evaluation], types: smd.Types | None = None) -> dict[str, Any]:
+    def apply(self, index: int, obj: dict[str, Any], activation: dict[str, Any], notes: list[str],
+              types: smd.Types | None = None) -> dict[str, Any]:
         """Mutation `index` applied to `obj` (a new object; `obj` is not changed), an ApplyConfiguration
-        by the kind's `types`. Raises MutationError, Unsupported."""
+        by the kind's `types`. The mutation is one evaluation with a budget of its own, its variables read
+        lazily over `activation` (the object as the mutations before it left it: the dispatcher's
+        newActivation for each patcher); cost notes go to `notes`. Raises MutationError, Unsupported."""
         mutation = self.mutations[index]
         if mutation.unsupported or mutation.compiled is None:
             raise Unsupported(mutation.unsupported or f"its mutation {index} has no expression")
@@ -86,7 +88,12 @@ class Mutator:
             raise Unsupported("a mutation expression is nested deeper than crdtool's CEL runtime evaluates")
         if mutation.patch_type != "JSONPatch" and types is None:
             raise Unsupported(f"its mutation {index} is an ApplyConfiguration, and crdtool has no types to merge it by")
-        outcome = celadm.evaluate(compiled, activation, variables)
+        checks = admission_cost.ForInput("mutation and the variables it reads", admission_cost.RUNTIME_BUDGET,
+                                         activation, self.conditions.composition(activation))
+        outcome = checks.evaluate("mutation", compiled)
+        notes += checks.notes + checks.budget_notes()
+        if outcome is None:
+            raise MutationError(admission_cost.OUT_OF_BUDGET)
         if outcome.unsupported:
             raise Unsupported(f"mutation '{compiled.expression}' {outcome.unsupported}")
         if outcome.error is not None:

@@ -7,9 +7,9 @@ messageExpression's value, else its message, else `failed expression: EXPR`) and
 default), or, when an expression fails, deny or admit by the policy's failurePolicy with the error
 as the message. Audit annotations are published, left out, or (failing) deny under Fail.
 What crdtool cannot evaluate (the authorizer) is an `unsupported` decision, which the dispatcher
-reports instead of guessing. The apiserver's cost limits on each evaluation are checked with a worst-case
-estimate over the request's values (crdtool.cel.admission_cost): where one may be exceeded, a note says
-that crdtool's answer may not be the apiserver's.
+reports instead of guessing. The apiserver's cost limits on each evaluation are decided with bounds of
+the actual cost over the request's values (crdtool.cel.admission_cost): a limit certainly passed is the
+apiserver's error, one that may be passed a note that crdtool's answer may not be the apiserver's.
 """
 
 from __future__ import annotations
@@ -62,68 +62,58 @@ class CompiledPolicy:
     audit_annotations: list[tuple[dict[str, Any], celadm.Compiled]] = field(default_factory=list)
 
     def validate(self, activation: dict[str, Any]) -> tuple[list[Decision], list[AuditAnnotation], list[str]]:
-        """Validate: the decisions and audit annotations for one request (and param), and what crdtool
-        cannot tell of the apiserver's cost limits on them."""
-        fail = self.policy.failure_policy
-        on_error = "admit" if fail == "Ignore" else "deny"
-        variables = self._variables(activation)
-        costs = self.cost_check(activation, variables)
-        matched = self._match(activation, variables, on_error)
-        notes = self.match_cost_notes(costs)
+        """Validate: the decisions and audit annotations for one request (and param), and where crdtool
+        cannot tell whether the apiserver's cost limits stopped them.
+
+        As validator.go: the matchConditions, then the validations, then every messageExpression with the
+        budget the validations left, then the auditAnnotations; each evaluation (ForInput) with the
+        variables read lazily in a context of its own."""
+        on_error = "admit" if self.policy.failure_policy == "Ignore" else "deny"
+        variables = self.composition(activation)
+        notes: list[str] = []
+        matched = self.match(activation, variables, on_error, notes)
         if matched is not None:
             return matched, [], notes
-        decisions = [self._decide(i, validation, compiled, message, activation, variables, on_error)
-                     for i, (validation, compiled, message) in enumerate(self.validations)]
-        spent, found = costs.evaluation("validations", [("validation", c) for _, c, _ in self.validations],
-                                        admission_cost.RUNTIME_BUDGET)
-        notes += found
-        # messageExpressions run for every validation, with what the validations left of the budget
-        notes += costs.evaluation("validations and messageExpressions",
-                                  [("messageExpression", m) for _, _, m in self.validations if m is not None],
-                                  admission_cost.RUNTIME_BUDGET, spent)[1]
-        notes += costs.evaluation("auditAnnotations", [("auditAnnotation", c) for _, c in self.audit_annotations],
-                                  admission_cost.RUNTIME_BUDGET)[1]
-        return decisions, [self._annotate(a, compiled, activation, variables, fail)
-                           for a, compiled in self.audit_annotations], notes
+        checks = admission_cost.ForInput("validations", admission_cost.RUNTIME_BUDGET, activation, variables.context())
+        outcomes = [checks.evaluate("validation", compiled) for _, compiled, _ in self.validations]
+        notes += checks.notes + checks.budget_notes()
+        if checks.exhausted:
+            return [self._budget_error(on_error)], [], notes
+        messages = admission_cost.ForInput("validations and messageExpressions", admission_cost.RUNTIME_BUDGET,
+                                           activation, variables.context(), checks.spent)
+        texts = [messages.evaluate("messageExpression", message) for _, _, message in self.validations]
+        notes += messages.notes + messages.budget_notes()
+        decisions = [self._decide(i, validation, compiled, outcome, texts[i], messages.exhausted, on_error)
+                     for i, ((validation, compiled, _), outcome) in enumerate(zip(self.validations, outcomes,
+                                                                                    strict=True))]
+        audits = admission_cost.ForInput("auditAnnotations", admission_cost.RUNTIME_BUDGET, activation,
+                                         variables.context())
+        annotations = [self._annotate(a, compiled, audits.evaluate("auditAnnotation", compiled))
+                       for a, compiled in self.audit_annotations]
+        notes += audits.notes + audits.budget_notes()
+        if audits.exhausted:
+            return [self._budget_error(on_error)], [], notes
+        return decisions, annotations, notes
 
-    def cost_check(self, activation: dict[str, Any], variables: dict[str, celadm.Evaluation]
-                   ) -> admission_cost.CostCheck:
-        """The apiserver's cost limits over this request's values (and the variables' values)."""
-        values = {name: outcome.value for name, outcome in variables.items()
-                  if outcome.error is None and outcome.unsupported is None}
-        return admission_cost.CostCheck(admission_cost.ValueSizes({**activation, "variables": values}),
-                                        self.variables)
+    def composition(self, activation: dict[str, Any]) -> celadm.Composition:
+        """The policy's variables over one activation, evaluated lazily (each evaluation takes a context)."""
+        return celadm.Composition(self.variables, activation)
 
-    def match_cost_notes(self, costs: admission_cost.CostCheck) -> list[str]:
-        """The matchConditions' cost against their own budget (matchconditions/matcher.go)."""
-        return costs.evaluation("matchConditions", [("matchCondition", c) for _, c in self.match_conditions],
-                                admission_cost.MATCH_CONDITIONS_BUDGET)[1]
-
-    def mutation_cost_notes(self, compiled: celadm.Compiled, activation: dict[str, Any],
-                            variables: dict[str, celadm.Evaluation]) -> list[str]:
-        """A MutatingAdmissionPolicy's mutation over the object it mutates: a budget of its own
-        (mutating/dispatcher.go's dispatchOne), shared with the variables it reads."""
-        return self.cost_check(activation, variables).evaluation(
-            "mutation and the variables it reads", [("mutation", compiled)], admission_cost.RUNTIME_BUDGET)[1]
-
-    def _variables(self, activation: dict[str, Any]) -> dict[str, celadm.Evaluation]:
-        """The variables evaluated in order, each seeing those before it (failures kept as errors)."""
-        values: dict[str, celadm.Evaluation] = {}
-        for name, compiled in self.variables:
-            outcome = celadm.evaluate(compiled, activation, values)
-            if outcome.error is not None or compiled.error:
-                outcome = celadm.Evaluation(error=celadm.variable_failure(name, compiled, outcome))
-            values[name] = outcome
-        return values
-
-    def _match(self, activation: dict[str, Any], variables: dict[str, celadm.Evaluation],
-               on_error: str) -> list[Decision] | None:
+    def match(self, activation: dict[str, Any], variables: celadm.Composition, on_error: str,
+              notes: list[str]) -> list[Decision] | None:
         """matchconditions.Matcher.Match: None when the conditions hold; no decisions when one is false;
-        one decision for errors (the apiserver's aggregate of them)."""
+        one decision for errors (the apiserver's aggregate of them, or its budget's error). Every
+        condition is evaluated (ForInput) before any is looked at. Cost notes go to `notes`."""
+        checks = admission_cost.ForInput("matchConditions", admission_cost.MATCH_CONDITIONS_BUDGET, activation,
+                                         variables.context())
+        outcomes = [checks.evaluate("matchCondition", compiled) for _, compiled in self.match_conditions]
+        notes += checks.notes + checks.budget_notes()
+        if checks.exhausted:
+            return [] if on_error == "admit" else [self._budget_error(on_error)]
         errors: list[str] = []
         unsupported = ""
-        for _, compiled in self.match_conditions:
-            outcome = celadm.evaluate(compiled, activation, variables)
+        for (_, compiled), outcome in zip(self.match_conditions, outcomes, strict=True):
+            assert outcome is not None, "every condition is evaluated unless the budget ran out"
             if outcome.unsupported:
                 unsupported = unsupported or f"matchCondition '{compiled.expression}' {outcome.unsupported}"
             elif outcome.error is not None:
@@ -139,38 +129,44 @@ class CompiledPolicy:
             return [Decision("deny", message=message, evaluation_error=True)]
         return None
 
+    @staticmethod
+    def _budget_error(on_error: str) -> Decision:
+        """An evaluation stopped by its budget: the policy's one decision (cel.Error's Detail as the message)."""
+        return Decision(on_error, message=admission_cost.OUT_OF_BUDGET, evaluation_error=True)
+
     def _decide(self, index: int, validation: dict[str, Any], compiled: celadm.Compiled,
-                message_expression: celadm.Compiled | None, activation: dict[str, Any],
-                variables: dict[str, celadm.Evaluation], on_error: str) -> Decision:
-        outcome = celadm.evaluate(compiled, activation, variables)
+                outcome: celadm.Evaluation | None, message: celadm.Evaluation | None, out_of_budget: bool,
+                on_error: str) -> Decision:
+        """One validation's decision, from its outcome and its messageExpression's (`out_of_budget`: the
+        messageExpressions ran out of the budget, an error for every validation that did not fail)."""
+        assert outcome is not None, "every validation is evaluated unless the budget ran out"
         if outcome.unsupported:
             return Decision("unknown", unsupported=f"validation '{compiled.expression}' {outcome.unsupported}",
                             index=index)
         if outcome.error is not None:
             return Decision(on_error, message=outcome.error, evaluation_error=True, index=index)
+        if out_of_budget:
+            return Decision(on_error, message=f"failed messageExpression: {admission_cost.OUT_OF_BUDGET}",
+                            evaluation_error=True, index=index)
         if outcome.value is True:
             return Decision("admit", index=index)
-        message = ""
-        if message_expression is not None:
-            evaluated = celadm.evaluate(message_expression, activation, variables)
-            if isinstance(evaluated.value, str) and evaluated.error is None:
-                message = go_trim_space(evaluated.value)
-                if len(message.encode()) > MAX_MESSAGE_EXPRESSION_BYTES or "\n" in message:
-                    message = ""
-        if not message and validation.get("message"):
-            message = go_trim_space(str(validation["message"]))
-        if not message:
-            message = f"failed expression: {go_trim_space(compiled.expression)}"
+        text = ""
+        if message is not None and isinstance(message.value, str) and message.error is None:
+            text = go_trim_space(message.value)
+            if len(text.encode()) > MAX_MESSAGE_EXPRESSION_BYTES or "\n" in text:
+                text = ""
+        if not text and validation.get("message"):
+            text = go_trim_space(str(validation["message"]))
+        if not text:
+            text = f"failed expression: {go_trim_space(compiled.expression)}"
         reason = validation.get("reason") or "Invalid"
-        return Decision("deny", message=message, reason=reason, index=index)
+        return Decision("deny", message=text, reason=reason, index=index)
 
-    @staticmethod
-    def _annotate(annotation: dict[str, Any], compiled: celadm.Compiled, activation: dict[str, Any],
-                  variables: dict[str, celadm.Evaluation], fail: str) -> AuditAnnotation:
+    def _annotate(self, annotation: dict[str, Any], compiled: celadm.Compiled,
+                  outcome: celadm.Evaluation | None) -> AuditAnnotation:
         key = str(annotation.get("key") or "")
-        failed = "exclude" if fail == "Ignore" else "error"
-        outcome = celadm.evaluate(compiled, activation, variables)
-        if outcome.unsupported:
+        failed = "exclude" if self.policy.failure_policy == "Ignore" else "error"
+        if outcome is None or outcome.unsupported:  # the budget ran out: the caller answers for all
             return AuditAnnotation(key, "exclude")
         if outcome.error is not None:
             return AuditAnnotation(key, failed, error=outcome.error)

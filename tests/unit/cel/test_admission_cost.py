@@ -1,6 +1,8 @@
-"""The worst-case cost of admission expressions over a request's own values (crdtool.cel.admission_cost):
+"""The cost of admission expressions over a request's own values (crdtool.cel.admission_cost): from above,
 cel-go's estimate with the values' sizes, each field selection charged as cel-go's runtime charges a
-qualifier, and the apiserver's limits (k8s.io/apiserver pkg/apis/cel/config.go) applied per evaluation."""
+qualifier; from below, what the loops run past the engine's 10,000 iterations certainly cost. The
+apiserver's limits (k8s.io/apiserver pkg/apis/cel/config.go) are applied per evaluation (ForInput) as
+plugin/cel/activation.go applies them, the cases traced to composition_test.go and validator_test.go."""
 
 from __future__ import annotations
 
@@ -9,7 +11,15 @@ from typing import Any
 import pytest
 
 from crdtool.cel import admission as celadm
-from crdtool.cel.admission_cost import MATCH_CONDITIONS_BUDGET, PER_CALL_LIMIT, CostCheck, ValueSizes
+from crdtool.cel.admission_cost import (
+    MATCH_CONDITIONS_BUDGET,
+    OUT_OF_BUDGET,
+    PER_CALL_LIMIT,
+    RUNTIME_BUDGET,
+    CostCheck,
+    ForInput,
+    ValueSizes,
+)
 from crdtool.cel.cost import Cost
 
 
@@ -19,13 +29,13 @@ def compiled(expression: str, compiler: celadm.AdmissionCompiler | None = None) 
     return result
 
 
-def check(obj: Any = None, variables: dict[str, Any] | None = None, params: Any = None,
-          compiler: celadm.AdmissionCompiler | None = None) -> CostCheck:
-    sizes = ValueSizes({"object": obj, "oldObject": None, "params": params, "namespaceObject": None,
-                        "request": {"operation": "CREATE", "userInfo": {"username": "alice"}},
-                        "variables": variables or {}})
-    return CostCheck(sizes, [(v.name, compiler.variable_results()[v.name]) for v in compiler.variables]
-                     if compiler else [])
+def activation(obj: Any = None, params: Any = None) -> dict[str, Any]:
+    return {"object": obj, "oldObject": None, "params": params, "namespaceObject": None,
+            "request": {"operation": "CREATE", "userInfo": {"username": "alice"}}}
+
+
+def check(obj: Any = None, variables: dict[str, Any] | None = None, params: Any = None) -> CostCheck:
+    return CostCheck(ValueSizes({**activation(obj, params), "variables": variables or {}}))
 
 
 def menu(n: int, length: int = 5) -> dict[str, Any]:
@@ -78,8 +88,8 @@ def test_variables_are_sized_by_their_values() -> None:
     compiler = celadm.AdmissionCompiler(has_params=False)
     compiler.compile_variable("names", "object.spec.dishes")
     expression = compiled("variables.names.all(a, variables.names.exists(b, a == b))", compiler)
-    few = check(menu(10), {"names": ["x"] * 10}, compiler=compiler)
-    many = check(menu(10), {"names": ["x"] * 1000}, compiler=compiler)
+    few = check(menu(10), {"names": ["x"] * 10})
+    many = check(menu(10), {"names": ["x"] * 1000})
     assert many.cost(expression, True) > 5000 * few.cost(expression, True) / 10
 
 
@@ -91,65 +101,143 @@ def test_the_coarse_bound_is_never_below_the_estimate() -> None:
         assert costs.cost(expression) >= costs.cost(expression, precise=True) > 0
 
 
-def test_a_cheap_evaluation_has_no_note() -> None:
-    costs = check(menu(100))
-    total, notes = costs.evaluation("validations", [("validation", compiled("object.spec.replicas <= 3"))],
-                                    10_000_000)
-    assert notes == [] and total <= PER_CALL_LIMIT
+def composition(compiler: celadm.AdmissionCompiler, values: dict[str, Any]) -> celadm.Composition:
+    return celadm.Composition([(v.name, compiler.variable_results()[v.name]) for v in compiler.variables], values)
 
 
-def test_an_expression_past_the_per_call_limit_is_named_with_its_estimate() -> None:
-    costs = check(menu(1000))
-    expression = compiled("object.spec.dishes.all(a, object.spec.dishes.all(b, a == b))")
-    total, notes = costs.evaluation("validations", [("validation", expression)], 10_000_000)
-    estimate = costs.cost(expression, precise=True)
-    assert estimate > PER_CALL_LIMIT
-    assert notes[0] == (
-        f"the worst-case cost of validation '{expression.expression}' over this request ({estimate:,}) exceeds "
-        "the apiserver's per-call limit of 1,000,000; crdtool cannot count its actual cost, so whether the "
-        "apiserver would stop it with 'operation cancelled: actual cost limit exceeded' is unknown")
+def test_a_cheap_evaluation_is_decided_without_a_note() -> None:
+    checks = ForInput("validations", RUNTIME_BUDGET, activation(menu(100)))
+    outcome = checks.evaluate("validation", compiled("object.spec.replicas <= 3"))
+    assert outcome is not None and outcome.value is True
+    assert checks.notes == checks.budget_notes() == [] and not checks.exhausted
+    assert 0 == checks.spent.lower < checks.spent.upper <= PER_CALL_LIMIT
 
 
-def test_several_expressions_share_the_budget() -> None:
+# Every pair of dishes: the inner loop's iterations certainly cost 3 each in cel-go's units (the two
+# identifiers compared, and the accumulator read in either branch of the step), its estimate about twice that.
+UNIQUE = "object.spec.dishes.all(a, object.spec.dishes.exists_one(b, a == b))"
+
+
+@pytest.mark.parametrize(("dishes", "error"), [
+    (300, None),  # estimate within the limit: the answer stands, no note
+    (500, None),  # 750,000 certain, more than 1,000,000 estimated: a note
+    (600, "operation cancelled: actual cost limit exceeded"),  # 1,080,000 certain: cel-go's cancellation
+])
+def test_a_call_past_its_limit_is_cancelled_when_certainly_so_and_noted_when_perhaps(dishes: int,
+                                                                                      error: str | None) -> None:
+    obj = {"spec": {"dishes": [f"dish {i}" for i in range(dishes)]}}
+    checks = ForInput("validations", RUNTIME_BUDGET, activation(obj))
+    outcome = checks.evaluate("validation", compiled(UNIQUE))
+    assert outcome is not None
+    estimate = check(obj).cost(compiled(UNIQUE), precise=True)
+    if error is not None:  # activation.go: the expression's error, charged what it cost
+        assert outcome.error == f"expression '{UNIQUE}' resulted in error: {error}"
+        assert outcome.lower > PER_CALL_LIMIT and checks.notes == []
+    elif estimate <= PER_CALL_LIMIT:
+        assert outcome.value is True and checks.notes == []
+    else:
+        assert outcome.value is True and outcome.lower == dishes * dishes * 3 + dishes * 2
+        assert checks.notes == [
+            f"crdtool bounds the cost of validation '{UNIQUE}' over this request between {outcome.lower:,} and "
+            f"{estimate:,} (it cannot count cel-go's actual cost exactly): the apiserver's per-call limit of "
+            "1,000,000 lies between the two, so whether the apiserver would stop it with 'operation cancelled: "
+            "actual cost limit exceeded' is unknown"]
+
+
+def test_the_budget_certainly_spent_stops_the_evaluation() -> None:
+    # 500 dishes: each call certainly costs 750,000; the fourth passes the matchConditions' 2,500,000
+    obj = {"spec": {"dishes": [f"dish {i}" for i in range(500)]}}
+    checks = ForInput("matchConditions", MATCH_CONDITIONS_BUDGET, activation(obj))
+    outcomes = [checks.evaluate("matchCondition", compiled(UNIQUE)) for _ in range(5)]
+    assert [o is not None for o in outcomes] == [True, True, True, False, False]
+    assert checks.exhausted and checks.spent.lower > MATCH_CONDITIONS_BUDGET
+    assert checks.budget_notes() == []  # the caller answers with OUT_OF_BUDGET
+    assert OUT_OF_BUDGET == ("validation failed due to running out of cost budget, no further validation rules will "
+                             "be run")
+
+
+def test_a_budget_perhaps_spent_is_noted_once() -> None:
     costs = check(menu(300, length=300))
     expression = compiled("object.spec.dishes.all(d, d.matches('^[a-z]*(x|y|z)$'))")
     one = costs.cost(expression, precise=True)
     assert one <= PER_CALL_LIMIT  # each call within its limit ...
     count = MATCH_CONDITIONS_BUDGET // one + 1
-    total, notes = costs.evaluation("matchConditions", [("matchCondition", expression)] * count,
-                                    MATCH_CONDITIONS_BUDGET)
-    assert total == one * count > MATCH_CONDITIONS_BUDGET  # ... but not all of them together
-    assert notes == [
-        f"the worst-case cost of its matchConditions over this request ({total:,}) exceeds the apiserver's "
-        "runtime budget of 2,500,000 for them; crdtool cannot count their actual cost, so whether the apiserver "
-        "would stop with 'validation failed due to running out of cost budget, no further validation rules will "
-        "be run' is unknown"]
+    checks = ForInput("matchConditions", MATCH_CONDITIONS_BUDGET, activation(menu(300, length=300)))
+    for _ in range(count):
+        checks.evaluate("matchCondition", expression)
+    assert checks.spent.upper == one * count > MATCH_CONDITIONS_BUDGET  # ... but not all of them together
+    assert checks.budget_notes() == [
+        f"crdtool bounds the cost of its matchConditions over this request between 0 and {one * count:,} (it "
+        "cannot count cel-go's actual cost exactly): the apiserver's runtime budget of 2,500,000 for them lies "
+        "between the two, so whether the apiserver would stop with 'validation failed due to running out of cost "
+        "budget, no further validation rules will be run' is unknown"]
     # messageExpressions get what the validations left: only the evaluation that crosses the budget says so
-    assert costs.evaluation("messageExpressions", [("messageExpression", expression)], MATCH_CONDITIONS_BUDGET,
-                            spent=total)[1] == []
+    after = ForInput("messageExpressions", MATCH_CONDITIONS_BUDGET, activation(menu(300, length=300)),
+                     spent=checks.spent)
+    after.evaluate("messageExpression", expression)
+    assert after.budget_notes() == []
 
 
-@pytest.mark.parametrize(("expression", "charged"), [
-    ("variables.b.size() > 0", ["a", "b"]),  # b reads a: both are evaluated
-    ("variables.a.size() > 0", ["a"]),
-    ("object.spec.replicas > 0", []),
-    ("'variables.b' != ''", []),  # a string, not a read
+# A variable whose evaluation certainly costs 20,000 x 2 (each iteration reads the accumulator in the
+# loop condition and in the step).
+CHECKED = "object.spec.dishes.all(d, d != '')"
+
+
+@pytest.mark.parametrize(("expression", "budget", "exhausted"), [
+    # composition_test.go "out of budget during lazy evaluation": the variable alone passes the budget
+    ("variables.checked", 30_000, True),
+    # composition_test.go "lazy evaluation, budget counts only once": read twice, charged once
+    ("variables.checked && variables.checked", 79_999, False),
+    # a variable the evaluation never reaches costs nothing
+    ("object.spec.replicas > 5 && variables.checked", 30_000, False),
 ])
-def test_variables_are_charged_where_read(expression: str, charged: list[str]) -> None:
+def test_a_variable_is_charged_once_where_read(expression: str, budget: int, exhausted: bool) -> None:
     compiler = celadm.AdmissionCompiler(has_params=False)
-    compiler.compile_variable("a", "object.spec.dishes.map(a, object.spec.dishes.map(b, b))")
-    compiler.compile_variable("b", "variables.a")
-    obj = menu(400)
-    costs = check(obj, {"a": [obj["spec"]["dishes"]] * 400, "b": [obj["spec"]["dishes"]] * 400}, compiler=compiler)
-    own = compiled(expression, compiler)
-    total, notes = costs.evaluation("validations", [("validation", own)], 10_000_000)
-    expected = sum(costs.cost(compiler.variable_results()[name], precise=True) for name in charged)
-    assert total == expected + costs.cost(own, precise=True)
-    assert [n.split("'")[0] for n in notes if "per-call" in n] == \
-        [f'the worst-case cost of variable "{name}" ' for name in charged if name == "a"]
+    compiler.compile_variable("checked", CHECKED)
+    values = activation(menu(20_000))
+    checks = ForInput("validations", budget, values, composition(compiler, values))
+    outcome = checks.evaluate("validation", compiled(expression, compiler))
+    assert checks.exhausted is exhausted
+    if not exhausted:
+        assert outcome is not None and outcome.error is None
+        assert checks.spent.lower == (40_000 if "replicas" not in expression else 0)
+
+
+def test_each_evaluation_context_charges_the_variables_it_reads_again() -> None:
+    compiler = celadm.AdmissionCompiler(has_params=False)
+    compiler.compile_variable("checked", CHECKED)
+    values = activation(menu(20_000))
+    variables = composition(compiler, values)
+    read = compiled("variables.checked", compiler)
+    spent = []
+    for context in (variables.context(), variables.context()):
+        checks = ForInput("validations", RUNTIME_BUDGET, values, context)
+        checks.evaluate("validation", read)
+        checks.evaluate("validation", read)
+        spent.append(checks.spent.lower)
+    assert spent == [40_000, 40_000]
+
+
+def test_a_variable_past_its_limit_fails_where_read() -> None:
+    compiler = celadm.AdmissionCompiler(has_params=False)
+    compiler.compile_variable("pairs", UNIQUE)
+    obj = {"spec": {"dishes": [f"dish {i}" for i in range(600)]}}
+    values = activation(obj)
+    checks = ForInput("validations", RUNTIME_BUDGET, values, composition(compiler, values))
+    unread = checks.evaluate("validation", compiled("true || variables.pairs", compiler))
+    read = checks.evaluate("validation", compiled("variables.pairs", compiler))
+    assert unread is not None and unread.value is True
+    assert read is not None and read.error == (
+        "expression 'variables.pairs' resulted in error: composited variable \"pairs\" fails to evaluate: "
+        "operation cancelled: actual cost limit exceeded")
+    assert checks.notes == [] and checks.spent.lower > PER_CALL_LIMIT
 
 
 def test_an_expression_that_does_not_compile_costs_nothing() -> None:
     broken = celadm.AdmissionCompiler(has_params=False).compile("object.spec.(", (celadm.BOOL,), True)
     assert broken.error
-    assert check(menu(10)).evaluation("validations", [("validation", broken)], 1) == (0, [])
+    assert check(menu(10)).cost(broken, precise=True) == 0
+    checks = ForInput("validations", 1, activation(menu(10)))
+    outcome = checks.evaluate("validation", broken)
+    assert outcome is not None and outcome.error is not None and outcome.error.startswith("compilation error: ")
+    assert not checks.exhausted and checks.spent.upper == 0

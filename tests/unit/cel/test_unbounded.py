@@ -89,3 +89,45 @@ def test_a_range_that_is_no_list_gives_the_engines_error() -> None:
     program = env.compile("dyn(self[0]).all(x, true)")
     split = unbounded.rewrite(program.serialize(), env)
     assert str(split.eval(data={"self": [1]}).plain_value()) == str(program.eval(data={"self": [1]}).plain_value())
+
+
+# What one iteration certainly costs in cel-go's runtime units (interpreter/runtimecost.go): identifiers and
+# list/map creations; of `&&` its left side, of `?:` the condition and the cheaper branch.
+@pytest.mark.parametrize(("rule", "per_iteration"), [
+    ("self.all(x, x >= 0)", 2),  # @not_strictly_false(accu) reads accu; accu && ... reads accu
+    ("self.exists(x, x == 29999)", 2),  # ... the loop stops there: the last chunk counts one iteration
+    ("self.exists_one(x, x == 3)", 2),  # x == 3 ? accu + 1 : accu
+    ("self.filter(x, x < 0).size() == 0", 2),  # x < 0 ? accu + [x] : accu
+    ("self.map(x, {'k': x}).size() > 0", 42),  # accu + [{'k': x}]: accu, x, a list (10) and a map (30)
+])
+def test_a_meter_counts_what_the_iterations_certainly_cost(rule: str, per_iteration: int) -> None:
+    env = environment.eval_env()
+    split = unbounded.rewrite(env.compile(rule).serialize(), env)
+    with unbounded.metered(10_000_000) as meter:
+        assert split.eval(data={"self": list(range(30_000))}).plain_value() is True
+    ran = 29_001 if "exists(" in rule else 30_000
+    assert meter.spent == ran * per_iteration and not meter.exceeded
+
+
+def test_a_meter_past_its_limit_stops_every_loop() -> None:
+    env = environment.eval_env()
+    split = unbounded.rewrite(env.compile("self.all(x, self.all(y, x != y + 1000000)) || true").serialize(), env)
+    with unbounded.metered(50_000) as meter:
+        outcome = split.eval(data={"self": list(range(20_000))})
+    # the error is absorbed by `|| true`, but the evaluation did not finish as the apiserver's would
+    assert meter.exceeded and 50_000 < meter.spent < 55_000  # stopped within a chunk of the limit
+    assert outcome.plain_value() is True
+    assert unbounded.CANCELLED == "operation cancelled: actual cost limit exceeded"
+
+
+def test_the_variables_of_another_environment_reach_the_loops() -> None:
+    from crdtool.cel import admission
+
+    env = admission.eval_env()
+    program = env.compile("object.items.all(x, x < params.max)")
+    names = frozenset({"object", "params"})
+    split = unbounded.rewrite(program.serialize(), env, names)
+    assert split is not None
+    data = {"object": {"items": list(range(12_000))}, "params": {"max": 12_000}}
+    assert split.eval(data=data).plain_value() is True
+    assert split.eval(data={**data, "params": {"max": 11_999}}).plain_value() is False

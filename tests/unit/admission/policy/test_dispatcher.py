@@ -83,6 +83,16 @@ def denied(message: str, policy_name: str = "p", binding_name: str = "b", prefix
     return f"{prefix}ValidatingAdmissionPolicy '{policy_name}' with binding '{binding_name}' denied request: {message}"
 
 
+# Every pair of 600 items: 360,000 iterations of the inner loop, each certainly costing 3 in cel-go's units
+# (two identifiers compared, the accumulator read in either branch): past the per-call limit of 1,000,000.
+PAIRS = "object.spec.items.all(a, object.spec.items.exists_one(b, a == b))"
+WIDE = {**deployment(), "spec": {"items": [f"item {i}" for i in range(600)]}}
+# 12,000 iterations, each certainly costing 73 (a list of two maps built, its item read twice; the accumulator
+# in either branch): 876,000 per call, within the per-call limit (its estimate too); 12 of them pass 10,000,000.
+COSTLY = "object.spec.items.exists_one(i, [{'a': i}, {'b': i}].size() == 0) == false"
+LONG = {**deployment(), "spec": {"items": [f"i{n}" for n in range(12_000)]}}
+OUT_OF_BUDGET = "validation failed due to running out of cost budget, no further validation rules will be run"
+
 NS_PROD = {"metadata": {"name": "default", "labels": {"env": "prod"}}}
 
 CASES = [
@@ -318,6 +328,67 @@ CASES = [
     Case("variable-error-unread", "composition.go: variables are evaluated lazily",
          [policy(variables=[{"name": "r", "expression": "object.spec.nope"}],
                  validations=check("object.spec.replicas < 5")), binding()]),
+    Case("variable-error-short-circuited", "composition.go: a read the evaluation never reaches evaluates nothing",
+         [policy(variables=[{"name": "r", "expression": "object.spec.nope"}],
+                 validations=check("object.spec.replicas < 5 || variables.r")), binding()]),
+    Case("variable-error-in-variable", "composition.go: a variable reading a failing one fails with it",
+         [policy(variables=[{"name": "r", "expression": "object.spec.nope"},
+                            {"name": "s", "expression": "variables.r + 1"}],
+                 validations=check("variables.s < 2")), binding()],
+         refusal=denied("expression 'variables.s < 2' resulted in error: composited variable \"s\" fails to "
+                        "evaluate: composited variable \"r\" fails to evaluate: no such key: nope")),
+    Case("variable-message-expression", "validator.go: messageExpressions read the variables in their own "
+         "evaluation", [policy(variables=[{"name": "n", "expression": "object.metadata.name"}],
+                              validations=check("false", messageExpression="'no ' + variables.n")), binding()],
+         refusal=denied("no web")),
+    # --- activation.go: runtime cost, past the CEL engine's 10,000 iterations ---------------------------------
+    Case("loop-past-10000-iterations", "activation.go: no iteration limit, only the cost limit",
+         [policy(validations=check("object.spec.items.all(i, i < 11999)")), binding()],
+         obj={**deployment(), "spec": {"items": list(range(12_000))}},
+         refusal=denied("failed expression: object.spec.items.all(i, i < 11999)")),
+    Case("loop-past-10000-iterations-in-variable", "composition.go: a variable's loop, read lazily",
+         [policy(variables=[{"name": "big", "expression": "object.spec.items.filter(i, i > 11990)"}],
+                 validations=check("variables.big.size() < 9",
+                                   messageExpression="variables.big.map(i, string(i)).join(', ')")),
+          binding()],
+         obj={**deployment(), "spec": {"items": list(range(12_000))}},
+         refusal=denied("11991, 11992, 11993, 11994, 11995, 11996, 11997, 11998, 11999")),
+    Case("per-call-limit-fail", "activation.go: expression '%v' resulted in error: operation cancelled: actual cost "
+         "limit exceeded (cel-go runtimecost.go)",
+         [policy(validations=check(PAIRS)), binding()], obj=WIDE,
+         refusal=denied(f"expression '{PAIRS}' resulted in error: operation cancelled: actual cost limit exceeded")),
+    Case("per-call-limit-ignore", "validator.go: policyDecisionActionForError(Ignore) = ActionAdmit",
+         [policy(failurePolicy="Ignore", validations=check(PAIRS)), binding()], obj=WIDE),
+    Case("per-call-limit-in-variable", "composition.go: the variable's own call limit",
+         [policy(variables=[{"name": "pairs", "expression": PAIRS}], validations=check("variables.pairs")),
+          binding()], obj=WIDE,
+         refusal=denied("expression 'variables.pairs' resulted in error: composited variable \"pairs\" fails to "
+                        "evaluate: operation cancelled: actual cost limit exceeded")),
+    Case("budget-fail", "activation.go: validation failed due to running out of cost budget (ForInput's error: "
+         "validator.go's one decision)",
+         [policy(validations=check(COSTLY) * 12 + check("false")), binding()], obj=LONG,
+         refusal=denied(OUT_OF_BUDGET)),
+    Case("budget-ignore", "validator.go: policyDecisionActionForError(Ignore)",
+         [policy(failurePolicy="Ignore", validations=check(COSTLY) * 12 + check("false")), binding()], obj=LONG),
+    Case("budget-variables-charged-once", "composition.go: a variable's cost counts once per evaluation",
+         [policy(variables=[{"name": "costly", "expression": COSTLY}],
+                 validations=check("variables.costly") * 12 + check("false")), binding()], obj=LONG,
+         refusal=denied("failed expression: false")),
+    Case("budget-message-expressions", "validator.go: messageExpressions get what the validations left; out of "
+         "budget, every validation is an error",
+         [policy(validations=[{"expression": COSTLY, "messageExpression": f"string({COSTLY})"}] * 6), binding()],
+         obj=LONG, refusal=denied(f"failed messageExpression: {OUT_OF_BUDGET}")),
+    Case("budget-match-conditions", "matcher.go: RuntimeCELCostBudgetMatchConditions, the filter's error under Fail",
+         [policy(matchConditions=[{"name": f"c{i}", "expression": COSTLY} for i in range(3)],
+                 validations=check("true")), binding()], obj=LONG,
+         refusal=denied(OUT_OF_BUDGET)),
+    Case("budget-match-conditions-ignore", "matcher.go: under Ignore, no match",
+         [policy(failurePolicy="Ignore", matchConditions=[{"name": f"c{i}", "expression": COSTLY} for i in range(3)],
+                 validations=check("false")), binding()], obj=LONG),
+    Case("budget-audit-annotations", "validator.go: the auditAnnotations' error replaces the decisions",
+         [policy(validations=check("true"), auditAnnotations=[
+             {"key": f"k{i}", "valueExpression": f"string({COSTLY})"} for i in range(12)]), binding()], obj=LONG,
+         refusal=denied(OUT_OF_BUDGET)),
     # --- activation.go / condition.go: request, object, oldObject, namespaceObject --------------------------------
     Case("request-operation", "condition.go CreateAdmissionRequest: operation",
          [policy(validations=check("request.operation != 'CREATE'")), binding()],

@@ -36,9 +36,10 @@ def _patch(expression: str, obj: dict[str, Any]) -> dict[str, Any]:
         {"patchType": "JSONPatch", "jsonPatch": {"expression": expression}}]})
     mutator = compile_mutator(policy)
     activation = {"object": obj, "oldObject": None, "request": {}, "namespaceObject": None, "params": None}
-    variables, decision, matches = mutator.matches(activation)
+    notes: list[str] = []
+    decision, matches = mutator.matches(activation, notes)
     assert decision is None and matches
-    return mutator.apply(0, obj, activation, variables)
+    return mutator.apply(0, obj, activation, notes)
 
 
 # (json_patch_test.go's name, expression, object, expected object or the error's text)
@@ -181,7 +182,7 @@ def test_an_apply_configuration_without_the_kinds_types_is_said_not_applied() ->
     mutator = compile_mutator(policy)
     assert mutator.mutations[0].compiled is not None and not mutator.mutations[0].compiled.error
     with pytest.raises(Unsupported, match="ApplyConfiguration, and crdtool has no types to merge it by"):
-        mutator.apply(0, _deployment(), {}, {})
+        mutator.apply(0, _deployment(), {}, [])
 
 
 # ---- the plugin on one request
@@ -388,3 +389,47 @@ def test_an_apply_configuration_of_a_custom_resource_without_a_schema_is_noted_n
     assert verdict.notes == ["not checked: MutatingAdmissionPolicy 'p' with binding 'b': its mutation 0 is an "
                              "ApplyConfiguration, which crdtool merges by a built-in kind's types or a custom "
                              "resource's structural schema, and it has neither for this kind"]
+
+
+# ---- variables and cost: each mutation is one evaluation (dispatcher.go's dispatchOne: patcher.Patch with
+# RuntimeCELCostBudget; mutation.go's ForInput, newActivation: a new lazy map of variables over the object
+# as the mutations before it left it)
+
+
+def _mutations(*expressions: str, **spec: Any) -> dict[str, Any]:
+    policy = _policy("p", expressions[0], **spec)
+    policy["spec"]["mutations"] = [{"patchType": "JSONPatch", "jsonPatch": {"expression": e}} for e in expressions]
+    return policy
+
+
+def test_each_mutation_reads_the_variables_over_the_object_the_mutations_before_it_left() -> None:
+    variables = [{"name": "keys", "expression": "object.spec.map(k, k).filter(k, k != 'image')"}]
+    record = '[JSONPatch{op: "add", path: "/spec/seen", value: variables.keys.join(",")}]'
+    attributes, verdict = _run(_mutations(ADD_A, record, variables=variables), _binding("b", "p"))
+    assert verdict.status is None
+    assert attributes.object["spec"] == {"image": "x", "a": "1", "seen": "a"}
+
+
+def test_a_failing_variable_no_mutation_reads_fails_nothing() -> None:
+    variables = [{"name": "broken", "expression": "object.spec.nope"}]
+    attributes, verdict = _run(_mutations(ADD_A, variables=variables), _binding("b", "p"))
+    assert verdict.status is None and attributes.object["spec"]["a"] == "1"
+
+
+def test_a_mutation_past_10000_iterations_is_evaluated() -> None:
+    many = '[JSONPatch{op: "add", path: "/spec/n", value: [0, 1, 2].map(i, range).size()}]'.replace(
+        "range", "object.spec.items.filter(x, x % 2 == 0).size()")
+    attributes, verdict = _run(_mutations(ADD_A, many), _binding("b", "p"),
+                               defaults={"items": list(range(12_000))})
+    assert verdict.status is None and verdict.notes == []
+    assert attributes.object["spec"]["n"] == 3
+
+
+def test_a_mutation_past_its_call_limit_is_a_policy_error() -> None:
+    pairs = ('[JSONPatch{op: "add", path: "/spec/n", value: object.spec.items.all(a, object.spec.items.exists_one('
+             'b, a == b))}]')
+    _, verdict = _run(_mutations(ADD_A, pairs), _binding("b", "p"), defaults={"items": list(range(600))})
+    assert verdict.status is not None
+    assert verdict.status.message == (
+        f"policy 'p' with binding 'b' denied request: expression '{pairs}' resulted in error: operation cancelled: "
+        "actual cost limit exceeded")

@@ -109,9 +109,10 @@ def _apply(expression: str, obj: dict[str, Any], old: dict[str, Any] | None = No
         {"patchType": "ApplyConfiguration", "applyConfiguration": {"expression": expression}}]})
     mutator = compile_mutator(policy)
     activation = {"object": obj, "oldObject": old, "request": {}, "namespaceObject": None, "params": None}
-    found, decision, matches = mutator.matches(activation)
+    notes: list[str] = []
+    decision, matches = mutator.matches(activation, notes)
     assert decision is None and matches
-    return mutator.apply(0, obj, activation, found, TYPES)
+    return mutator.apply(0, obj, activation, notes, TYPES)
 
 
 ENV = [{"name": "test", "value": "a"}, {"name": "test", "value": "b"}]

@@ -106,9 +106,12 @@ def _apply(expression: str, obj: dict[str, Any], old: dict[str, Any] | None = No
                                          "applyConfiguration": {"expression": expression}}]})
     mutator = compile_mutator(policy)
     activation = {"object": obj, "oldObject": old, "request": {}, "namespaceObject": None, "params": None}
-    variables, decision, matches = mutator.matches(activation)
+    notes: list[str] = []
+    decision, matches = mutator.matches(activation, notes)
     assert decision is None and matches
-    return mutator.apply(0, obj, activation, variables, DEPLOYMENT)
+    patched = mutator.apply(0, obj, activation, notes, DEPLOYMENT)
+    assert notes == []
+    return patched
 
 
 ENV = [{"name": "test", "value": "a"}, {"name": "test", "value": "b"}]

@@ -199,7 +199,7 @@ class MutatingPolicyStage:
                                            "structural schema, and it has neither for this kind"))
                 continue
             activation = _activation(attributes, match, (attributes.object, attributes.old_object), param)
-            notes: list[str] = []
+            notes = []
             try:
                 patched = mutator.apply(index, attributes.object, activation, notes, types)
                 if patched is not attributes.object and patch_type == "ApplyConfiguration" \

@@ -24,6 +24,7 @@ optional type cannot pass, and an expression that would need to pass one stays u
 
 from __future__ import annotations
 
+import datetime
 import re
 import sys
 from collections.abc import Callable
@@ -31,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cel_expr_python import cel
-from google.protobuf import wrappers_pb2
+from google.protobuf import duration_pb2, timestamp_pb2, wrappers_pb2
 
 from crdtool.cel import checked_ast
 from crdtool.cel.depth import SyntaxNode, syntax_nodes
@@ -75,9 +76,10 @@ class Piece:
     children: list[Piece] = field(default_factory=list)
 
 
-def split(source: str, variables: frozenset[str]) -> tuple[Piece, str]:
+def split(source: str, variables: frozenset[str], unpassable: frozenset[str] = frozenset()) -> tuple[Piece, str]:
     """The pieces of a too deep expression whose global variables are `variables`: the root piece (the
-    whole expression) and the prefix of the calls' names. Raises Unsplittable."""
+    whole expression) and the prefix of the calls' names. No piece but the root reads a variable of
+    `unpassable`. Raises Unsplittable."""
     nodes = syntax_nodes(source)
     if not nodes:
         raise Unsplittable("not parsed")
@@ -97,7 +99,8 @@ def split(source: str, variables: frozenset[str]) -> tuple[Piece, str]:
         depth += 1
         if depth >= CHUNK_DEPTH and not top and _cuttable(t):
             free = tuple(sorted(_idents(t) & t.scope))
-            if _lay_out(source, t.node.start, t.node.end, _call_tokens(f"{prefix}0", free)) is not None:
+            call = _call_tokens(f"{prefix}0", free)
+            if not unpassable & set(free) and _lay_out(source, t.node.start, t.node.end, call) is not None:
                 if depth > _MAX_PIECE_DEPTH:
                     raise Unsplittable("a piece is too deep")
                 counter[0] += 1
@@ -154,8 +157,9 @@ def _scope(t: _Tree, scope: frozenset[str]) -> None:
 
 def _cuttable(t: _Tree) -> bool:
     """Whether the node can be replaced by a call: not a leaf, not has()'s field selection, not a name
-    that may be qualified (a selection chain from an identifier that is no variable)."""
-    if t.node.kind in ("ident", "literal") or t.binder:
+    that may be qualified (a selection chain from an identifier that is no variable), not a type value
+    (which a function cannot return)."""
+    if t.node.kind in ("ident", "literal") or t.binder or (t.node.kind == "global" and t.node.name == "type"):
         return False
     chain = t
     while chain.node.kind == "select" and chain.children:
@@ -326,9 +330,10 @@ EnvMaker = Callable[[dict[str, cel.Type], list[cel.FunctionDecl]], cel.Env]
 def check(source: str, variables: dict[str, cel.Type], make_env: EnvMaker, compile_piece: PieceCompiler,
           bound: frozenset[str] = frozenset()) -> tuple[DeepChecked | None, list[CompileIssue]]:
     """Type-check a too deep expression in pieces: the checked whole, or the issues of every piece.
-    `variables` are the environment's (`bound`: other variables the root piece's compiling binds);
+    `variables` are the environment's (`bound`: other variables the root piece's compiling binds, which
+    no other piece may read);
     `make_env(variables, functions)` makes a piece's environment. Raises Unsplittable."""
-    root, prefix = split(source, frozenset(variables) | bound)
+    root, prefix = split(source, frozenset(variables) | bound, bound)
     texts: dict[int, str] = {}
     free_types: dict[int, tuple[tuple, ...]] = {}
 
@@ -370,13 +375,21 @@ def check(source: str, variables: dict[str, cel.Type], make_env: EnvMaker, compi
             child_ast = inner[c.number][0]
             assert child_ast is not None, "checked without issues"
             pieces[c.number] = child_ast
-        return stitch(ast, prefix, pieces), checked.return_type(), []
+        return stitch(ast, prefix, pieces), _passable(checked.return_type()), []
 
     ast, result, issues = check_piece(root, {})
     if ast is None or result is None:
         return None, issues
     plan = EvalPlan(prefix, texts, {p.number: p.free for p in _pieces(root)}, free_types)
     return DeepChecked(ast, result, plan), []
+
+
+def _passable(result: cel.Type) -> cel.Type:
+    """A piece's type, which its call returns. Raises Unsplittable for an optional or a type value,
+    which a function cannot return here."""
+    if result.name().startswith(("optional_type", "TYPE")):
+        raise Unsplittable("a value a function cannot return")
+    return result
 
 
 def _pieces(root: Piece) -> list[Piece]:
@@ -436,11 +449,29 @@ def _run(number: int, values: list) -> Any:
     from crdtool.cel.unbounded import engine_data
 
     piece, names, types = _programs[number]
-    data = {name: _restored(value, t) for name, value, t in zip(names, values, types, strict=True)}
+    data = {name: _returnable(_restored(value, t)) for name, value, t in zip(names, values, types, strict=True)}
     outcome = piece.eval(data=data)
     if outcome.type().name() == "ERROR":
         raise _Failure(_STATUS_PREFIX.sub("", str(outcome.plain_value()), count=1))
-    return engine_data(outcome)
+    return _returnable(engine_data(outcome))
+
+
+def _returnable(value: Any) -> Any:
+    """A value for a function to return or an activation to hold: timestamps and durations as their
+    protobuf messages."""
+    if isinstance(value, datetime.datetime):
+        message = timestamp_pb2.Timestamp()
+        message.FromDatetime(value)
+        return message
+    if isinstance(value, datetime.timedelta):
+        message = duration_pb2.Duration()
+        message.FromTimedelta(value)
+        return message
+    if isinstance(value, list):
+        return [_returnable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _returnable(v) for k, v in value.items()}
+    return value
 
 
 def _restored(value: Any, t: tuple) -> Any:

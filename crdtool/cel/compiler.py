@@ -46,7 +46,7 @@ class CompiledRule:
     expression: str = ""  # the rule as compiled (numeric literals retyped, library calls rewritten)
     message_expression: str = ""
     compiled: bool = False  # whether the rule (and its messageExpression) type-checked
-    #: Too deeply nested for cel-expr-python: neither checked nor evaluated.
+    #: Too deeply nested for cel-expr-python (and not cut into pieces): neither checked nor evaluated.
     unsupported: bool = False
     optional_old_self: bool = False
     field_path: str = ""  # the normalized fieldPath the error is reported at, relative to the node
@@ -194,10 +194,11 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
     try:
         checked, error, result.expression = _check(source, types, optional_old_self)
     except TooDeepError:
-        # Nested deeper than this CEL runtime parses: the rule can be neither checked nor run here.
-        # Reporting it as invalid would reject a CRD the apiserver accepts, so it is left out.
+        # Nested deeper than this CEL runtime parses, and not cut into pieces it parses: the rule can be
+        # neither checked nor run here. Reporting it as invalid would reject a CRD the apiserver accepts, so
+        # it is left out; whether it reads oldSelf is taken from its text (optionalOldSelf asks for it).
         result.unsupported = True
-        result.compilation = RuleCompilation(unsupported=True)
+        result.compilation = RuleCompilation(unsupported=True, uses_old_self=bool(_OLD_SELF_WORD.search(source)))
         return result
     if error is not None:
         result.compilation = RuleCompilation(error_type="invalid", error_detail="compilation failed: " + error)
@@ -257,14 +258,15 @@ def _compile_message_expression(source: str, types: SchemaTypes, decl_type: Decl
 
 
 class TooDeepError(Exception):
-    """The expression nests deeper than cel-expr-python's parser allows (cel-go's limits are in depth).
+    """The expression nests deeper than cel-expr-python's parser allows (cel-go's limits are in depth),
+    and (for rules) it cannot be cut into pieces that parser takes (crdtool.cel.deep).
 
     Its parser (CEL C++'s) stops at 32 levels, counted both by its grammar-rule listener (`Expression
     recursion limit exceeded. limit: 32`) and by its tree builder (`Exceeded max recursion depth of 32
     when parsing.`): a build-time default that neither `NewEnv` nor its YAML configuration sets. Only
     `Env.compile` type-checks, and it parses from text; a tree built elsewhere can only be handed over
     through `Env.deserialize`, which does not type-check and whose protobuf reader stops at 100 nested
-    messages (49 levels of calls). So such a rule can be neither type-checked nor evaluated here."""
+    messages (49 levels of calls). So such an expression is checked and run in pieces, when it can be."""
 
 
 _RECURSION_LIMIT = re.compile(r"recursion limit exceeded|Exceeded max recursion depth")

@@ -99,7 +99,7 @@ def split(source: str, variables: frozenset[str], unpassable: frozenset[str] = f
         depth += 1
         if depth >= CHUNK_DEPTH and not top and _cuttable(t):
             free = tuple(sorted(_idents(t) & t.scope))
-            call = _call_tokens(f"{prefix}0", free)
+            call = _call_tokens(f"{prefix}{len(nodes)}", free)  # no piece number is longer
             if not unpassable & set(free) and _lay_out(source, t.node.start, t.node.end, call) is not None:
                 if depth > _MAX_PIECE_DEPTH:
                     raise Unsplittable("a piece is too deep")

@@ -88,7 +88,6 @@ def split(source: str, variables: frozenset[str], unpassable: frozenset[str] = f
         raise Unsplittable("no free name")
     root = _tree(nodes)
     _scope(root, variables)
-    cuts: dict[int, Piece] = {}
     counter = [0]
 
     def visit(t: _Tree, top: bool) -> tuple[int, list[Piece]]:
@@ -105,7 +104,6 @@ def split(source: str, variables: frozenset[str], unpassable: frozenset[str] = f
                     raise Unsplittable("a piece is too deep")
                 counter[0] += 1
                 piece = Piece(counter[0], t.node.start, t.node.end, free, pieces)
-                cuts[piece.number] = piece
                 return 2, [piece]
         return depth, pieces
 
@@ -349,6 +347,8 @@ def check(source: str, variables: dict[str, cel.Type], make_env: EnvMaker, compi
                 for c in piece.children]
             checked, issues, texts[piece.number], shift = compile_piece(
                 make_env(declared, functions), piece_text(source, piece, prefix), piece.number == 0)
+            if checked is None and not issues:  # refused for a limit of the runtime's own, at no position
+                raise Unsplittable("the runtime refuses a piece")
             ast = checked_ast.decode(checked.serialize()) if checked is not None else None
             changed = False
             for c in piece.children:

@@ -299,3 +299,34 @@ def test_what_cannot_be_split_stays_unsupported() -> None:
                              "x-kubernetes-validations": [{"rule": rule, "optionalOldSelf": True}]})
     compiled = compiler.compile_node(schema, False).rules[0]
     assert compiled.unsupported and compiled.compilation.unsupported
+
+
+def test_a_deep_transition_rule_runs_only_on_update() -> None:
+    rule = " + ".join(["self.name"] * 40) + " != " + " + ".join(["oldSelf.name"] * 40)
+    assert _rule(rule).compilation.uses_old_self
+    assert _errors(rule, {"name": "a"}) == []  # a create: not run
+    from crdtool.cel.evaluate import validate
+
+    schema = new_structural({"type": "object", "properties": _PROPERTIES, "x-kubernetes-validations": [{"rule": rule}]})
+    errs, _ = validate(schema, False, {"name": "a"}, {"name": "a"}, Path.root("spec"), False)
+    assert [str(e) for e in errs] == [f"spec: Invalid value: failed rule: {rule}"]
+
+
+def test_deep_rules_read_back_from_the_persistent_cache_evaluate_alike(tmp_path) -> None:
+    from crdtool.cache import Cache
+    from crdtool.cel.evaluate import validate
+
+    message = " + ".join(["self.name"] * 40)
+    rules = [{"rule": _ternary(40).replace(">= 0", "< 30"), "messageExpression": message}]
+
+    def outcome(store: Cache) -> list[str]:
+        schema = new_structural({"type": "object", "properties": _PROPERTIES, "x-kubernetes-validations": rules})
+        errs, _ = validate(schema, False, {"name": "v39"}, None, Path.root("spec"), False, store=store)
+        return [str(e) for e in errs]
+
+    store = Cache(tmp_path, "b" * 16)
+    first = outcome(store)
+    assert first == [f"spec: Invalid value: {'v39' * 40}"]
+    compiler._cache.clear()
+    compiler._by_fingerprint.clear()
+    assert outcome(store) == first

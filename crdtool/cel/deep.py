@@ -446,14 +446,14 @@ def program(plan: EvalPlan, compile_text: Callable[[str, int], cel.Expression]) 
 
 
 def _run(number: int, values: list) -> Any:
-    from crdtool.cel.unbounded import engine_data
+    from crdtool.cel.unbounded import as_data
 
     piece, names, types = _programs[number]
     data = {name: _returnable(_restored(value, t)) for name, value, t in zip(names, values, types, strict=True)}
     outcome = piece.eval(data=data)
     if outcome.type().name() == "ERROR":
         raise _Failure(_STATUS_PREFIX.sub("", str(outcome.plain_value()), count=1))
-    return _returnable(engine_data(outcome))
+    return _returnable(as_data(outcome))
 
 
 def _returnable(value: Any) -> Any:

@@ -33,7 +33,7 @@ from google.protobuf import wrappers_pb2
 
 from crdtool.cel.ast_proto import checked_expr_classes
 
-__all__ = ["declarations", "engine_data", "rewrite"]
+__all__ = ["as_data", "declarations", "rewrite"]
 
 _LOOP, _FAIL = "@k8s.loop", "@k8s.fail"
 _RANGE, _ACCU = "@k8s.range", "@k8s.accu"
@@ -316,19 +316,19 @@ def _value(program: cel.Expression, data: dict) -> tuple[Any, bool]:
     outcome = program.eval(data=data)
     if outcome.type().name() == "ERROR":
         return _STATUS_PREFIX.sub("", str(outcome.plain_value()), count=1), True
-    return engine_data(outcome), False
+    return as_data(outcome), False
 
 
-def engine_data(value: cel.Value) -> Any:
+def as_data(value: cel.Value) -> Any:
     """`value` as data for another evaluation: plain, except that uints stay uints (plain values make
     them ints). Only lists and maps are walked."""
     kind = value.type().name()
     if kind == "UINT":
         return wrappers_pb2.UInt64Value(value=value.plain_value())
     if kind.startswith("LIST"):
-        return [engine_data(item) for item in value.value()]
+        return [as_data(item) for item in value.value()]
     if kind.startswith("MAP"):
-        return {key: engine_data(item) for key, item in value.value().items()}
+        return {key: as_data(item) for key, item in value.value().items()}
     return value.plain_value()
 
 

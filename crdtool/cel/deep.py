@@ -285,7 +285,7 @@ _WRAPPERS = {"bool": "BoolValue", "int": "Int64Value", "uint": "UInt64Value", "d
 
 def declared_type(t: tuple) -> cel.Type:
     """A checked type (checked_ast's form) as a type to declare a variable with. Raises Unsplittable for
-    an optional (which cannot be declared, nor passed at run time)."""
+    an optional (which cannot be declared) or a type value (which cannot be passed at run time)."""
     kind = t[0]
     if kind in _PRIMITIVE_TYPES:
         return _PRIMITIVE_TYPES[kind]
@@ -297,11 +297,9 @@ def declared_type(t: tuple) -> cel.Type:
         return cel.Type(t[1])
     if kind == "wrapper" and t[1] in _WRAPPERS:
         return cel.Type(f"google.protobuf.{_WRAPPERS[t[1]]}")
-    if kind == "type":
-        return cel.Type.Type(declared_type(t[1])) if len(t) > 1 else cel.Type.TYPE
+    if kind == "type" or (kind == "abstract" and t[1] == "optional_type"):
+        raise Unsplittable("a value a function cannot take")
     if kind == "abstract":
-        if t[1] == "optional_type":
-            raise Unsplittable("an optional value")
         return cel.Type.AbstractType(t[1], [declared_type(p) for p in t[2:]])
     return cel.Type.DYN
 

@@ -29,14 +29,16 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from cel_expr_python import cel
 from google.protobuf import duration_pb2, timestamp_pb2, wrappers_pb2
 
 from crdtool.cel import checked_ast
-from crdtool.cel.depth import SyntaxNode, syntax_nodes
-from crdtool.cel.errors import CompileIssue
+
+if TYPE_CHECKING:  # the parser and the errors are checking's: evaluating a stored rule needs neither
+    from crdtool.cel.depth import SyntaxNode
+    from crdtool.cel.errors import CompileIssue
 
 __all__ = ["DeepChecked", "EvalPlan", "Piece", "Unsplittable", "check", "declarations", "program", "split"]
 
@@ -80,6 +82,8 @@ def split(source: str, variables: frozenset[str], unpassable: frozenset[str] = f
     """The pieces of a too deep expression whose global variables are `variables`: the root piece (the
     whole expression) and the prefix of the calls' names. No piece but the root reads a variable of
     `unpassable`. Raises Unsplittable."""
+    from crdtool.cel.depth import syntax_nodes
+
     nodes = syntax_nodes(source)
     if not nodes:
         raise Unsplittable("not parsed")
@@ -319,8 +323,8 @@ class DeepChecked:
 #: Compiles a piece's text in an environment: (the checked expression or None, its issues in cel-go's
 #: words at the source's positions, the text as compiled, the columns added before line 1). The flag
 #: says whether the piece is the root.
-PieceCompiler = Callable[[cel.Env, str, bool], tuple[cel.Expression | None, list[CompileIssue], str, int]]
-EnvMaker = Callable[[dict[str, cel.Type], list[cel.FunctionDecl]], cel.Env]
+PieceCompiler: TypeAlias = "Callable[[cel.Env, str, bool], tuple[cel.Expression | None, list[CompileIssue], str, int]]"
+EnvMaker: TypeAlias = Callable[[dict[str, cel.Type], list[cel.FunctionDecl]], cel.Env]
 
 
 def check(source: str, variables: dict[str, cel.Type], make_env: EnvMaker, compile_piece: PieceCompiler,

@@ -18,8 +18,10 @@ For evaluation, each call runs its piece's program here (`__deep__(<n>, [values]
 passed as its variables. The call sits where the sub-expression sat, so `&&`, `||` and `?:` skip it
 as they would have skipped the sub-expression, and an error it yields is the sub-expression's error.
 Values pass as the engine hands them to functions (plain values): a uint (also in a list or map)
-becomes an int, so the piece restores it from the type the checker gave the variable; a value of an
-optional type cannot pass, and an expression that would need to pass one stays unsupported.
+becomes an int, so the piece restores it from the type the checker gave the variable. Optional values
+and type values cannot pass at all: no piece is cut that would take or return one (an optionalOldSelf
+rule's oldSelf stays in the root piece). An expression that cannot be cut so, or whose piece the
+runtime still refuses (it also stops at 13 nested types), stays unsupported (crdtool.engine.notes).
 """
 
 from __future__ import annotations

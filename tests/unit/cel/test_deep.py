@@ -330,3 +330,9 @@ def test_deep_rules_read_back_from_the_persistent_cache_evaluate_alike(tmp_path)
     compiler._cache.clear()
     compiler._by_fingerprint.clear()
     assert outcome(store) == first
+
+
+def test_a_piece_the_runtime_refuses_leaves_the_rule_unsupported() -> None:
+    # Lists nested 45 deep: CEL C++'s checker stops at 13 nested types, at no source position.
+    compiled = _rule("[" * 45 + "self.name" + "]" * 45 + " != []")
+    assert compiled.unsupported and not compiled.compiled

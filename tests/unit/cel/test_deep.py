@@ -337,3 +337,18 @@ def test_a_piece_the_runtime_refuses_leaves_the_rule_unsupported() -> None:
     # Lists nested 45 deep: CEL C++'s checker stops at 13 nested types, at no source position.
     compiled = _rule("[" * 45 + "self.name" + "]" * 45 + " != []")
     assert compiled.unsupported and not compiled.compiled
+
+
+def test_syntax_nodes_carry_their_spans() -> None:
+    from crdtool.cel.depth import syntax_nodes
+
+    source = "self.a.all(x, x + 'b' == 'c' ? -1 : [1][0]) || !has(self.b)"
+    nodes = syntax_nodes(source)
+    assert nodes is not None
+    spans = [(n.kind, source[n.start:n.end], n.name) for n in nodes]
+    assert spans[:4] == [("or", source, ""), ("call", "self.a.all(x, x + 'b' == 'c' ? -1 : [1][0])", "all"),
+                         ("select", "self.a", "a"), ("ident", "self", "self")]
+    assert ("ternary", "x + 'b' == 'c' ? -1 : [1][0]", "") in spans
+    assert ("calc", "x + 'b'", "") in spans and ("index", "[1][0]", "") in spans
+    assert ("global", "has(self.b)", "has") in spans and ("unary", "!has(self.b)", "") in spans
+    assert syntax_nodes("1 +") is None and syntax_nodes(" + ".join(["1"] * 252)) is None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,7 @@ from crdtool.schema.structural.structural import Structural, valid_field_path
 
 if TYPE_CHECKING:
     from crdtool.cache import Cache
+    from crdtool.cel import deep
 
 __all__ = ["CompiledRule", "NodeRules", "TooDeepError", "check_expression", "compile_node", "rule_compiler"]
 
@@ -44,7 +46,7 @@ class CompiledRule:
     expression: str = ""  # the rule as compiled (numeric literals retyped, library calls rewritten)
     message_expression: str = ""
     compiled: bool = False  # whether the rule (and its messageExpression) type-checked
-    #: Too deeply nested for cel-expr-python: neither checked nor evaluated.
+    #: Too deeply nested for cel-expr-python (and not cut into pieces): neither checked nor evaluated.
     unsupported: bool = False
     optional_old_self: bool = False
     field_path: str = ""  # the normalized fieldPath the error is reported at, relative to the node
@@ -55,6 +57,9 @@ class CompiledRule:
     #: The evaluation program before the rewrite for set and map lists (list_semantics), serialized (as
     #: the persistent cache keeps it): deserializing and rewriting are some ten times faster than compiling.
     program_bytes: bytes | None = None
+    #: A rule (a messageExpression) nested deeper than the CEL runtime parses: how its pieces evaluate.
+    deep_rule: deep.EvalPlan | None = None
+    deep_message: deep.EvalPlan | None = None
     _program: cel.Expression | None = None
     _message_program: cel.Expression | None = None
     _unbounded: dict[str, cel.Expression] | None = None
@@ -63,7 +68,9 @@ class CompiledRule:
     def program(self) -> cel.Expression | None:
         """The rule's evaluation program (None: an empty rule or one that did not compile)."""
         if self._program is None and self.compiled:
-            if self.program_bytes is not None:
+            if self.deep_rule is not None:
+                self._program = _deep_program(self.deep_rule, self.optional_old_self, self.self_type)
+            elif self.program_bytes is not None:
                 self._program = _program_from(self.program_bytes, self.optional_old_self, self.self_type)
             else:
                 self._program = _eval_program(self.expression, self.optional_old_self, self.self_type)
@@ -86,7 +93,9 @@ class CompiledRule:
         """The messageExpression's evaluation program, if the rule has a valid one."""
         if self._message_program is None and self.compiled and self.message_expression \
                 and self.compilation.message_expression_error is None:
-            self._message_program = _eval_program(self.message_expression, False, self.self_type)
+            self._message_program = (_deep_program(self.deep_message, False, self.self_type)
+                                     if self.deep_message is not None
+                                     else _eval_program(self.message_expression, False, self.self_type))
         return self._message_program
 
 
@@ -147,14 +156,15 @@ def _storable(rule: CompiledRule) -> CompiledRule:
     evaluation program serialized (the rules of a node about to be evaluated), without the type of `self`
     (the node's own) or its message's program (compiled on first use, when a rule fails)."""
     serialized = rule.program_bytes
-    if serialized is None and rule.program is not None:
+    if serialized is None and rule.program is not None and rule.deep_rule is None:
         # A program rewritten for set and map lists (list_semantics) does not evaluate the same once
         # serialized and read back: the program before the rewrite is kept, and rewritten when read.
         plain = (_plain_program(rule.expression, rule.optional_old_self)
                  if list_semantics.needs_rewrite(rule.self_type) else rule.program)
         serialized = plain.serialize()
     return CompiledRule(rule.rule, rule.compilation, rule.expression, rule.message_expression, rule.compiled,
-                        rule.unsupported, rule.optional_old_self, rule.field_path, rule.ast, None, serialized)
+                        rule.unsupported, rule.optional_old_self, rule.field_path, rule.ast, None, serialized,
+                        rule.deep_rule, rule.deep_message)
 
 
 def _stored_rules(store: Cache, key: bytes, decl_type: DeclType) -> list[CompiledRule] | None:
@@ -184,10 +194,11 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
     try:
         checked, error, result.expression = _check(source, types, optional_old_self)
     except TooDeepError:
-        # Nested deeper than this CEL runtime parses: the rule can be neither checked nor run here.
-        # Reporting it as invalid would reject a CRD the apiserver accepts, so it is left out.
+        # Nested deeper than this CEL runtime parses, and not cut into pieces it parses: the rule can be
+        # neither checked nor run here. Reporting it as invalid would reject a CRD the apiserver accepts, so
+        # it is left out; whether it reads oldSelf is taken from its text (optionalOldSelf asks for it).
         result.unsupported = True
-        result.compilation = RuleCompilation(unsupported=True)
+        result.compilation = RuleCompilation(unsupported=True, uses_old_self=bool(_OLD_SELF_WORD.search(source)))
         return result
     if error is not None:
         result.compilation = RuleCompilation(error_type="invalid", error_detail="compilation failed: " + error)
@@ -196,8 +207,12 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
         result.compilation = RuleCompilation(error_type="invalid",
                                              error_detail="cel expression must evaluate to a bool")
         return result
-    uses_old_self = _uses_old_self(source, types)
     result.ast = _decoded(checked)
+    if isinstance(checked, cel.Expression):
+        uses_old_self = _uses_old_self(source, types)
+    else:  # checked in pieces (crdtool.cel.deep)
+        result.deep_rule = checked.plan
+        uses_old_self = _reads(result.ast, "oldSelf")
     max_cost, largest = _max_cost(result.ast, decl_type)
     message_source = rule.get("messageExpression") or ""
     message_error, message_cost, message_unsupported = (
@@ -236,59 +251,125 @@ def _compile_message_expression(source: str, types: SchemaTypes, decl_type: Decl
         return "messageExpression compilation failed: " + error, 0, False
     if checked.return_type() != cel.Type.STRING:
         return "messageExpression must evaluate to a string", 0, False
+    if not isinstance(checked, cel.Expression):  # checked in pieces (crdtool.cel.deep)
+        result.deep_message = checked.plan
     cost, _ = _max_cost(_decoded(checked), decl_type)
     return None, cost, False
 
 
 class TooDeepError(Exception):
-    """The expression nests deeper than cel-expr-python's parser allows (cel-go's limits are in depth).
+    """The expression nests deeper than cel-expr-python's parser allows (cel-go's limits are in depth),
+    and (for rules) it cannot be cut into pieces that parser takes (crdtool.cel.deep).
 
     Its parser (CEL C++'s) stops at 32 levels, counted both by its grammar-rule listener (`Expression
     recursion limit exceeded. limit: 32`) and by its tree builder (`Exceeded max recursion depth of 32
     when parsing.`): a build-time default that neither `NewEnv` nor its YAML configuration sets. Only
     `Env.compile` type-checks, and it parses from text; a tree built elsewhere can only be handed over
     through `Env.deserialize`, which does not type-check and whose protobuf reader stops at 100 nested
-    messages (49 levels of calls). So such a rule can be neither type-checked nor evaluated here."""
+    messages (49 levels of calls). So such an expression is checked and run in pieces, when it can be."""
 
 
 _RECURSION_LIMIT = re.compile(r"recursion limit exceeded|Exceeded max recursion depth")
 
 
 def _check(source: str, types: SchemaTypes, optional_old_self: bool, env: cel.Env | None = None
-           ) -> tuple[cel.Expression | None, str | None, str]:
+           ) -> tuple[cel.Expression | deep.DeepChecked | None, str | None, str]:
     """Type-check `source`: the checked expression or cel-go's error text, and the text to evaluate.
 
-    `env` is the checking environment (by default the rule's, declaring `self` and `oldSelf` of `types`)."""
-    from crdtool.cel.errors import format_issues, go_error_text
-    from crdtool.cel.homogeneous import aggregate_literal_issues
-    from crdtool.cel.literals import literal_issues
+    `env` is the checking environment (by default the rule's, declaring `self` and `oldSelf` of `types`).
+    A rule nested deeper than the CEL runtime parses is checked in pieces (crdtool.cel.deep); an
+    expression checked in another environment raises TooDeepError then."""
+    from crdtool.cel.errors import go_error_text
+
+    rule_env = env is None
+    if env is None:
+        env = environment.check_env(types, declare_old_self=not optional_old_self)
+    try:
+        checked, error, rewritten, shift = _compile_text(env, source, types, optional_old_self)
+    except TooDeepError:
+        if not rule_env:
+            raise
+        return _check_deep(source, types, optional_old_self)
+    if error is not None:
+        return None, go_error_text(error, source, types.type_names, column_shift=shift), source
+    assert checked is not None, "compiled without error"
+    issues = _validator_issues(source, rewritten, lambda: _decoded(checked), types, shift)
+    if issues is not None:
+        return None, issues, source
+    return checked, None, rewritten
+
+
+def _compile_text(env: cel.Env, source: str, types: SchemaTypes, optional_old_self: bool
+                  ) -> tuple[cel.Expression | None, str | None, str, int]:
+    """Compile `source` in `env`: the checked expression or cel-expr-python's error, the text compiled
+    (library calls rewritten, numeric literals widened) and the columns the optionalOldSelf wrapping
+    added before its first line. Raises TooDeepError."""
     from crdtool.cel.numeric import widen_literals
     from crdtool.cel.quiet import quiet_stderr
 
-    if env is None:
-        env = environment.check_env(types, declare_old_self=not optional_old_self)
-    original = source
     rewritten = library.rewrite(source)
+    error = ""
     for _ in range(16):
         text, shift = (environment.optional_old_self_check(rewritten) if optional_old_self else (rewritten, 0))
         try:
             with quiet_stderr(types.json_name_clash):
-                checked = env.compile(text)
-            break
+                return env.compile(text), None, rewritten, shift
         except RuntimeError as err:
-            if _RECURSION_LIMIT.search(str(err)):
-                raise TooDeepError(str(err)) from None
-            widened = widen_literals(rewritten, str(err), shift) if rewritten == source else None
+            error = str(err)
+            if _RECURSION_LIMIT.search(error):
+                raise TooDeepError(error) from None
+            widened = widen_literals(rewritten, error, shift) if rewritten == source else None
             if widened is None:
-                return None, go_error_text(str(err), original, types.type_names, column_shift=shift), original
+                break
             rewritten = source = widened
-    issues = literal_issues(original)
-    if "[" in rewritten or "{" in rewritten:  # a list or map literal: cel-go holds it to one type
-        issues += aggregate_literal_issues(_decoded(checked), rewritten, types.type_names,
-                                           column_shift=shift)
-    if issues:
-        return None, format_issues(issues, original), original
-    return checked, None, rewritten
+    return None, error, rewritten, shift
+
+
+def _validator_issues(source: str, compiled: str, ast: Callable[[], checked_ast.CheckedAst], types: SchemaTypes,
+                      shift: int) -> str | None:
+    """cel-go's literal validators' errors for a checked expression (`compiled` its text as compiled,
+    `ast` its checked tree), or None."""
+    from crdtool.cel.errors import format_issues
+    from crdtool.cel.homogeneous import aggregate_literal_issues
+    from crdtool.cel.literals import literal_issues
+
+    issues = literal_issues(source)
+    if "[" in compiled or "{" in compiled:  # a list or map literal: cel-go holds it to one type
+        issues += aggregate_literal_issues(ast(), compiled, types.type_names, column_shift=shift)
+    return format_issues(issues, source) if issues else None
+
+
+def _check_deep(source: str, types: SchemaTypes, optional_old_self: bool
+                ) -> tuple[deep.DeepChecked | None, str | None, str]:
+    """`_check` of a rule nested deeper than the runtime parses, in pieces. Raises TooDeepError when it
+    cannot be cut into pieces checked here."""
+    from crdtool.cel import deep
+    from crdtool.cel.errors import format_issues, go_issues
+
+    variables = {"self": types.self_type}
+    if not optional_old_self:
+        variables["oldSelf"] = types.self_type
+
+    def make_env(declared: dict[str, cel.Type], functions: list[cel.FunctionDecl]) -> cel.Env:
+        return cel.NewEnv(descriptor_pool=types.pool, variables=declared, config=library.config(),
+                          functions=[*library.functions(), *functions])
+
+    def compile_piece(env: cel.Env, text: str, root: bool):
+        checked, error, rewritten, shift = _compile_text(env, text, types, optional_old_self and root)
+        issues = go_issues(error, source, types.type_names, column_shift=shift) if error is not None else []
+        return checked, issues, rewritten, shift
+
+    try:
+        checked, issues = deep.check(source, variables, make_env, compile_piece,
+                                     bound=frozenset({"oldSelf"}) if optional_old_self else frozenset())
+    except deep.Unsplittable as err:
+        raise TooDeepError(str(err)) from None
+    if checked is None:
+        return None, format_issues(issues, source), source
+    validator = _validator_issues(source, source, lambda: checked.ast, types, 0)
+    if validator is not None:
+        return None, validator, source
+    return checked, None, source
 
 
 #: The last expression decoded and its AST: checking a rule with a list or map literal decodes it, and
@@ -296,8 +377,12 @@ def _check(source: str, types: SchemaTypes, optional_old_self: bool, env: cel.En
 _last_decoded: list[tuple[cel.Expression, checked_ast.CheckedAst]] = []
 
 
-def _decoded(checked: cel.Expression) -> checked_ast.CheckedAst:
+def _decoded(checked: cel.Expression | deep.DeepChecked) -> checked_ast.CheckedAst:
     """The checked AST of a checked expression (decoded once however often it is asked for in a row)."""
+    from crdtool.cel import deep
+
+    if isinstance(checked, deep.DeepChecked):
+        return checked.ast
     if _last_decoded and _last_decoded[0][0] is checked:
         return _last_decoded[0][1]
     ast = checked_ast.decode(checked.serialize())
@@ -329,20 +414,45 @@ def _uses_old_self(source: str, types: SchemaTypes) -> bool:
     return False
 
 
-def _plain_program(source: str, optional_old_self: bool) -> cel.Expression:
-    """`source` compiled for evaluation over plain values, before any rewrite for set and map lists."""
+def _reads(ast: checked_ast.CheckedAst, name: str) -> bool:
+    """Whether a checked tree has the identifier `name`."""
+    stack = [ast.root]
+    while stack:
+        node = stack.pop()
+        if node.kind == "ident" and node.name == name:
+            return True
+        stack.extend(n for n in (node.target, node.iter_range, node.accu_init, node.loop_condition, node.loop_step,
+                                 node.result, *node.args, *node.keys) if n is not None)
+    return False
+
+
+def _deep_program(plan: deep.EvalPlan, optional_old_self: bool, self_type: DeclType | None) -> cel.Expression:
+    """The program of a rule or messageExpression checked in pieces: `_eval_program` for each piece."""
+    from crdtool.cel import deep
+
+    def compile_piece(text: str, number: int) -> cel.Expression:
+        more = tuple(sorted(set(plan.free[number]) - {"self", "oldSelf"}))
+        return _eval_program(text, optional_old_self and number == 0, self_type, more)
+
+    return deep.program(plan, compile_piece)
+
+
+def _plain_program(source: str, optional_old_self: bool, variables: tuple[str, ...] = ()) -> cel.Expression:
+    """`source` compiled for evaluation over plain values, before any rewrite for set and map lists
+    (`variables`: more variables it reads, a piece of a split rule's macro variables)."""
     text = environment.optional_old_self_eval(source) if optional_old_self else source
-    return environment.eval_env().compile(text)
+    return environment.eval_env(variables).compile(text)
 
 
-def _eval_program(source: str, optional_old_self: bool, self_type: DeclType | None) -> cel.Expression:
+def _eval_program(source: str, optional_old_self: bool, self_type: DeclType | None,
+                  variables: tuple[str, ...] = ()) -> cel.Expression:
     """The program evaluating `source` over plain values, with the apiserver's set and map list
     semantics where `self` holds such lists."""
-    program = _plain_program(source, optional_old_self)
+    program = _plain_program(source, optional_old_self, variables)
     if not list_semantics.needs_rewrite(self_type):
         return program
     rewritten = _list_semantics(program.serialize(), optional_old_self, self_type)
-    return program if rewritten is None else environment.eval_env().deserialize(rewritten)
+    return program if rewritten is None else environment.eval_env(variables).deserialize(rewritten)
 
 
 def _program_from(serialized: bytes, optional_old_self: bool, self_type: DeclType | None) -> cel.Expression:

@@ -14,7 +14,9 @@ cel-go refuses an expression, at no source location (`ERROR: <input>:-1:0: ...`)
   e.g. a chain of 251 `+` or of 251 `.f` selections.
 
 crdtool's CEL runtime parses far less deeply (32 levels), so these limits are decided here, by a
-parser of cel-go's grammar that only counts.
+parser of cel-go's grammar that only counts. Asked to, the same parser also lists the expression's
+syntax nodes with their source spans (`syntax_nodes`), from which a deeper expression is cut into
+pieces the runtime parses (crdtool.cel.deep).
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from __future__ import annotations
 import re
 import sys
 from collections import defaultdict
+from dataclasses import dataclass
 
-__all__ = ["MAX_CODE_POINTS", "MAX_RECURSION_DEPTH", "parser_limit_error"]
+__all__ = ["MAX_CODE_POINTS", "MAX_RECURSION_DEPTH", "SyntaxNode", "parser_limit_error", "syntax_nodes"]
 
 MAX_RECURSION_DEPTH = 250  # cel-go's default maxRecursionDepth
 MAX_CODE_POINTS = 100_000  # cel-go's default expressionSizeCodePointLimit
@@ -48,6 +51,18 @@ class _Unparsed(Exception):
     """Not valid CEL: the parser's own syntax errors are left to the CEL engine."""
 
 
+@dataclass(slots=True)
+class SyntaxNode:
+    """One node of the syntax tree: its kind, its source span [start, end) in code points, and for an
+    identifier or a call its name. Kinds: ternary, or, and, relation, calc, unary, select, call (a
+    member call), index, paren, list, map, struct, global (a global call), ident, literal."""
+
+    kind: str
+    start: int
+    end: int
+    name: str = ""
+
+
 def parser_limit_error(source: str) -> str | None:
     """cel-go's error for `source` when it exceeds one of the parser's limits, else None (also when the
     text is not valid CEL before any limit is reached)."""
@@ -57,27 +72,52 @@ def parser_limit_error(source: str) -> str | None:
     tokens = _tokens(source)
     if tokens is None:
         return None
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 40 * MAX_RECURSION_DEPTH))
     try:
-        height = _Parser(tokens).start()
+        height = _parse(_Parser(tokens[0]))
     except _Limit as err:
         return _located(str(err))
     except _Unparsed:
         return None
-    finally:
-        sys.setrecursionlimit(limit)
     if height > MAX_RECURSION_DEPTH:
         return _located("max recursion depth exceeded")
     return None
+
+
+def syntax_nodes(source: str) -> list[SyntaxNode] | None:
+    """The syntax nodes of an expression within cel-go's limits, outermost first (a node's span holds
+    its children's spans), or None when it is not valid CEL or exceeds a limit."""
+    if len(source) > MAX_CODE_POINTS:
+        return None
+    tokens = _tokens(source)
+    if tokens is None:
+        return None
+    parser = _Parser(*tokens)
+    try:
+        height = _parse(parser)
+    except (_Limit, _Unparsed):
+        return None
+    if height > MAX_RECURSION_DEPTH or parser.nodes is None:
+        return None
+    return sorted(parser.nodes, key=lambda n: (n.start, -n.end))
+
+
+def _parse(parser: _Parser) -> int:
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 40 * MAX_RECURSION_DEPTH))
+    try:
+        return parser.start()
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _located(message: str) -> str:
     return f"ERROR: <input>:-1:0: {message}"
 
 
-def _tokens(source: str) -> list[str] | None:
+def _tokens(source: str) -> tuple[list[str], list[tuple[int, int]]] | None:
+    """The tokens (strings as `'`, numbers as `0`) and their spans."""
     out: list[str] = []
+    spans: list[tuple[int, int]] = []
     pos, n = 0, len(source)
     while pos < n:
         m = _TOKEN.match(source, pos)
@@ -89,8 +129,10 @@ def _tokens(source: str) -> list[str] | None:
             continue
         text = m.group()
         out.append("'" if kind == "string" else "0" if kind == "number" else text)
+        spans.append(m.span())
     out.append("<EOF>")
-    return out
+    spans.append((n, n))
+    return out, spans
 
 
 class _Parser:
@@ -100,9 +142,16 @@ class _Parser:
     counts (ternaries, relations and arithmetic with an operator, selections, member calls, indexes).
     """
 
-    def __init__(self, tokens: list[str]) -> None:
+    def __init__(self, tokens: list[str], spans: list[tuple[int, int]] | None = None) -> None:
         self.tokens, self.i = tokens, 0
         self.open: dict[str, int] = defaultdict(int)
+        self.spans = spans
+        self.nodes: list[SyntaxNode] | None = [] if spans is not None else None
+
+    def node(self, kind: str, first: int, name: str = "") -> None:
+        """Record the node whose tokens run from `first` to the last one taken (when listing nodes)."""
+        if self.nodes is not None and self.spans is not None:
+            self.nodes.append(SyntaxNode(kind, self.spans[first][0], self.spans[self.i - 1][1], name))
 
     # -- helpers
     def peek(self, ahead: int = 0) -> str:
@@ -144,6 +193,7 @@ class _Parser:
 
     def expr(self) -> int:
         self.enter("expr")
+        first = self.i
         height = self.conditional_or()
         if self.peek() == "?":
             self.take()
@@ -151,24 +201,31 @@ class _Parser:
             self.take(":")
             otherwise = self.expr()
             height = 1 + max(height, then, otherwise)
+            self.node("ternary", first)
         self.leave("expr")
         return height
 
     def conditional_or(self) -> int:
         self.enter("conditionalOr")
+        first = self.i
         height = self.conditional_and()
-        while self.peek() == "||":
-            self.take()
-            height = max(height, self.conditional_and())
+        if self.peek() == "||":
+            while self.peek() == "||":
+                self.take()
+                height = max(height, self.conditional_and())
+            self.node("or", first)
         self.leave("conditionalOr")
         return height
 
     def conditional_and(self) -> int:
         self.enter("conditionalAnd")
+        first = self.i
         height = self.relation(0)
-        while self.peek() == "&&":
-            self.take()
-            height = max(height, self.relation(0))
+        if self.peek() == "&&":
+            while self.peek() == "&&":
+                self.take()
+                height = max(height, self.relation(0))
+            self.node("and", first)
         self.leave("conditionalAnd")
         return height
 
@@ -177,19 +234,20 @@ class _Parser:
         exits every context the rule pushed (so an operator chain does not add up, but it closes
         enclosing contexts of the same rule in the count)."""
         self.enter("relation")
-        pushed = 0
+        pushed, first = 0, self.i
         height = self.calc(0)
         while self.peek() in _RELATIONS and precedence <= 1:
             self.push("relation")
             pushed += 1
             self.take()
             height = 1 + max(height, self.relation(2))
+            self.node("relation", first)
         self.leave("relation", pushed + 1)
         return height
 
     def calc(self, precedence: int) -> int:
         self.enter("calc")
-        pushed = 0
+        pushed, first = 0, self.i
         height = self.unary()
         while True:
             token = self.peek()
@@ -203,22 +261,25 @@ class _Parser:
             pushed += 1
             self.take()
             height = 1 + max(height, self.calc(right))
+            self.node("calc", first)
         self.leave("calc", pushed + 1)
         return height
 
     def unary(self) -> int:
         self.enter("unary")
-        token = self.peek()
+        token, first = self.peek(), self.i
         if token in ("!", "-"):
             while self.peek() == token:
                 self.take()
         height = self.member()
+        if token in ("!", "-"):
+            self.node("unary", first)
         self.leave("unary")
         return height
 
     def member(self) -> int:
         self.enter("member")
-        pushed = 0
+        pushed, first = 0, self.i
         height = self.primary()
         while self.peek() in (".", "["):
             self.push("member")
@@ -227,31 +288,36 @@ class _Parser:
                 if self.peek() == "?":
                     self.take()
                     self.escape_ident()
+                    self.node("select", first, self.tokens[self.i - 1])
                 elif self.peek(1) == "(":
-                    self.take()
+                    name = self.take()
                     self.take("(")
                     if self.peek() != ")":
                         height = max(height, self.expr_list())
                     self.take(")")
+                    self.node("call", first, name)
                 else:
                     self.escape_ident()
+                    self.node("select", first, self.tokens[self.i - 1])
             else:
                 if self.peek() == "?":
                     self.take()
                 height = max(height, self.expr())
                 self.take("]")
+                self.node("index", first)
             height += 1
         self.leave("member", pushed + 1)
         return height
 
     def primary(self) -> int:
         self.enter("primary")
-        token = self.peek()
+        token, first = self.peek(), self.i
         height = 0
         if token == "(":
             self.take()
             height = self.expr()
             self.take(")")
+            self.node("paren", first)
         elif token == "[":
             self.take()
             if self.peek() not in ("]", ","):
@@ -259,6 +325,7 @@ class _Parser:
             if self.peek() == ",":
                 self.take()
             self.take("]")
+            self.node("list", first)
         elif token == "{":
             self.take()
             if self.peek() not in ("}", ","):
@@ -266,6 +333,7 @@ class _Parser:
             if self.peek() == ",":
                 self.take()
             self.take("}")
+            self.node("map", first)
         elif token == "." or self.is_ident(token):
             height = self.ident_primary()
         else:
@@ -275,30 +343,36 @@ class _Parser:
             if self.take() not in ("'", "0", *_LITERAL_WORDS):
                 raise _Unparsed
             self.leave("literal")
+            self.node("literal", first)
         self.leave("primary")
         return height
 
     def ident_primary(self) -> int:
         """An identifier, a global call or a message literal (`a.b.Msg{...}`)."""
+        first = self.i
         if self.peek() == ".":
             self.take()
-        if not self.is_ident(self.take()):
+        name = self.take()
+        if not self.is_ident(name):
             raise _Unparsed
         if self.peek() == "(":
             self.take()
             height = self.expr_list() if self.peek() != ")" else 0
             self.take(")")
+            self.node("global", first, name)
             return height
         ahead = 0
         while self.peek(ahead) == "." and self.is_ident(self.peek(ahead + 1)):
             ahead += 2
         if self.peek(ahead) != "{":
+            self.node("ident", first, name if first == self.i - 1 else "")
             return 0
         self.i += ahead + 1
         height = self.field_init() if self.peek() not in ("}", ",") else 0
         if self.peek() == ",":
             self.take()
         self.take("}")
+        self.node("struct", first)
         return height
 
     def expr_list(self) -> int:

@@ -18,7 +18,7 @@ from functools import cache
 from cel_expr_python import cel
 from google.protobuf import descriptor_pool
 
-from crdtool.cel import library, list_semantics, unbounded
+from crdtool.cel import deep, library, list_semantics, unbounded
 from crdtool.cel.protos import SchemaTypes, base_pool_files
 
 __all__ = ["OLD_SELF_PRESENT", "OLD_SELF_VALUE", "check_env", "eval_env", "optional_old_self_check",
@@ -55,13 +55,14 @@ def check_env(types: SchemaTypes, declare_old_self: bool = True) -> cel.Env:
 
 
 @cache
-def eval_env() -> cel.Env:
-    """The evaluation environment: `self` and `oldSelf` dynamic, plus the optional-oldSelf inputs."""
+def eval_env(more_variables: tuple[str, ...] = ()) -> cel.Env:
+    """The evaluation environment: `self` and `oldSelf` dynamic, plus the optional-oldSelf inputs (and
+    `more_variables`, dynamic: the macro variables a piece of a split rule reads, crdtool.cel.deep)."""
     variables = {"self": cel.Type.DYN, "oldSelf": cel.Type.DYN, OLD_SELF_PRESENT: cel.Type.BOOL,
-                 OLD_SELF_VALUE: cel.Type.DYN}
+                 OLD_SELF_VALUE: cel.Type.DYN, **{name: cel.Type.DYN for name in more_variables}}
     return cel.NewEnv(descriptor_pool=library_pool(), variables=variables, config=library.config(),
                       functions=[*library.runtime_functions(), *list_semantics.declarations(),
-                                 *unbounded.declarations()])
+                                 *unbounded.declarations(), *deep.declarations()])
 
 
 @cache

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 
 from crdtool.model.goregexp import re2_error_to_go
 
-__all__ = ["CompileIssue", "format_issues", "go_error_text", "go_runtime_error"]
+__all__ = ["CompileIssue", "format_issues", "go_error_text", "go_issues", "go_runtime_error"]
 
 _STATUS_PREFIX = re.compile(r"^(?!ERROR: )[A-Z_]+: ")
 _STATUS_SUFFIX = re.compile(r" \[[A-Z_]+\]$")
@@ -54,11 +54,16 @@ def go_error_text(text: str, source: str, type_names: Mapping[str, str], column_
 
     `column_shift` is the length of a prefix the compiled text had before `source` on its first line.
     """
+    return format_issues(go_issues(text, source, type_names, column_shift), source)
+
+
+def go_issues(text: str, source: str, type_names: Mapping[str, str], column_shift: int = 0) -> list[CompileIssue]:
+    """The entries of a cel-expr-python compile error for `source`, each worded as cel-go words it."""
     issues = parse_issues(text)
     for issue in issues:
         if issue.line == 1 and column_shift:
             issue.column = max(issue.column - column_shift, 1)
-    return format_issues([_go_issue(i, source, type_names) for i in issues], source)
+    return [_go_issue(i, source, type_names) for i in issues]
 
 
 def format_issues(issues: list[CompileIssue], source: str) -> str:

@@ -152,9 +152,17 @@ def test_deep_recursion_beyond_cel_gos_limit_is_the_apiservers_compile_error(tmp
             "ERROR: <input>:-1:0: expression recursion limit exceeded: 250") in validated.output
 
 
-def test_a_rule_too_deep_for_the_engine_is_noted_not_passed_silently(tmp_path: Path) -> None:
+def _with_rule(rule: dict, properties: dict) -> str:
+    doc = json.loads(_crd("true", properties))
+    doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["x-kubernetes-validations"] = [rule]
+    return json.dumps(doc)
+
+
+def test_a_rule_that_cannot_be_cut_into_pieces_is_noted_not_passed_silently(tmp_path: Path) -> None:
+    # Every part nested deeper than the engine parses reads oldSelf, an optional here: no piece can take it.
     crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
-    crd.write_text(_crd("(" * 40 + "self.s == 'x'" + ")" * 40, {"s": {"type": "string"}}))
+    rule = "oldSelf.value().s + " + " + ".join(["'a'"] * 40) + " == 'x'"
+    crd.write_text(_with_rule({"rule": rule, "optionalOldSelf": True}, {"s": {"type": "string"}}))
     cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
                               "spec": {"s": "y"}}))
     res = run("lint", str(crd))
@@ -166,6 +174,62 @@ def test_a_rule_too_deep_for_the_engine_is_noted_not_passed_silently(tmp_path: P
     validated = run("validate", "-c", str(crd), str(cr))
     assert "note: " in validated.output and "properties[spec].x-kubernetes-validations[0].rule: not checked" in \
         validated.output
+
+
+_ENUM = [f"v{i}" for i in range(40)]
+
+
+def _deep_crd(rule: str, message_expression: str) -> str:
+    properties = {"s": {"type": "string", "maxLength": 8}, "size": {"type": "string", "enum": _ENUM}}
+    return _with_rule({"rule": rule, "messageExpression": message_expression}, properties)
+
+
+def test_rules_deeper_than_the_engine_parses_are_checked_and_evaluated(tmp_path: Path) -> None:
+    """A 40-arm ternary over an enum and a 40-term messageExpression: the apiserver accepts the CRD and
+    evaluates both; so does crdtool, in pieces its CEL engine parses."""
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
+    ternary = "(" + "".join(f"self.size == '{v}' ? {i} : " for i, v in enumerate(_ENUM)) + "-1) < 30"
+    message = " + ".join(["self.s"] * 20 + ["'/'"] * 20)
+    crd.write_text(_deep_crd(ternary, message))
+    res = run("lint", str(crd))
+    assert res.exit_code == 0, res.output
+    assert "not checked" not in res.output
+    for size, verdict in (("v3", 0), ("v29", 0), ("v30", 1), ("v39", 1)):
+        cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                                  "spec": {"s": "ab", "size": size}}))
+        validated = run("validate", "--format", "kubectl", "-c", str(crd), str(cr))
+        assert validated.exit_code == verdict, validated.output
+        assert "note:" not in validated.output
+        if verdict:
+            assert f'The Widget "w" is invalid: spec: Invalid value: {"ab" * 20}{"/" * 20}\n' \
+                in validated.output
+
+
+def test_a_type_error_deep_inside_a_rule_is_cel_gos(tmp_path: Path) -> None:
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
+    rule = " + ".join(["self.s"] * 39) + " + 1 == 'x'"
+    column = rule.index(" + 1 ") + 2
+    crd.write_text(_deep_crd(rule, "'m'"))
+    error = (f"compilation failed: ERROR: <input>:1:{column}: found no matching overload for '_+_' applied to "
+             f"'(string, int)'\n | {rule}\n | {'.' * (column - 1)}^")
+    res = run("lint", "--format", "kubectl", str(crd))
+    assert res.exit_code == 1
+    assert "x-kubernetes-validations[0].rule: Invalid value: " in res.output
+    assert error in res.output
+    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                              "spec": {"s": "y"}}))
+    validated = run("validate", "--format", "kubectl", "-c", str(crd), str(cr))
+    assert validated.exit_code == 1
+    assert f'spec: Invalid value: "object": rule compile error: {error}' in validated.output
+
+
+def test_a_deep_rule_over_unbounded_values_exceeds_the_cost_budget(tmp_path: Path) -> None:
+    crd = tmp_path / "crd.json"
+    rule = "self.l.all(x, self.l.exists(y, " + " + ".join(["x"] * 40) + " == y))"
+    crd.write_text(_crd(rule, {"l": {"type": "array", "items": {"type": "string"}}}))
+    res = run("lint", str(crd))
+    assert res.exit_code == 1
+    assert "Forbidden: estimated rule cost exceeds budget by factor of more than 100x" in res.output
 
 
 def test_rules_beyond_the_engines_iteration_cap_are_evaluated(tmp_path: Path) -> None:
@@ -261,12 +325,17 @@ def test_cel_gos_limits_decide_deep_rules(tmp_path: Path) -> None:
 
 
 def test_a_deep_rule_within_cel_gos_limits_is_not_refused(tmp_path: Path) -> None:
-    # 200 parentheses: cel-go parses it (the apiserver accepts the CRD); crdtool's engine cannot, and says so.
-    crd = tmp_path / "crd.json"
+    # 200 parentheses: cel-go parses it (the apiserver accepts the CRD); crdtool checks it in pieces.
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
     crd.write_text(_crd("(" * 200 + "self.s == 'x'" + ")" * 200, {"s": {"type": "string"}}))
     res = run("lint", str(crd))
     assert res.exit_code == 0, res.output
-    assert "x-kubernetes-validations[0].rule: not checked: the rule nests deeper than" in res.output
+    assert "not checked" not in res.output
+    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                              "spec": {"s": "y"}}))
+    validated = run("validate", "-c", str(crd), str(cr))
+    assert validated.exit_code == 1
+    assert "failed rule: " + "(" * 200 in validated.output
 
 
 def test_mixed_type_literals_are_cel_gos_type_errors(tmp_path: Path) -> None:
@@ -291,11 +360,12 @@ def test_mixed_type_literals_are_cel_gos_type_errors(tmp_path: Path) -> None:
     assert 'spec: Invalid value: "object": rule compile error: ' + errors in validated.output
 
 
-def test_a_message_expression_too_deep_for_the_engine_is_noted(tmp_path: Path) -> None:
+def test_a_message_expression_that_cannot_be_cut_into_pieces_is_noted(tmp_path: Path) -> None:
+    # 40 nested type() calls: a type value cannot pass between pieces, so no piece can be cut out.
     crd = tmp_path / "crd.json"
     doc = json.loads(_crd("self.s == 'x'", {"s": {"type": "string"}}))
     rule = doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["x-kubernetes-validations"][0]
-    rule["messageExpression"] = "(" * 60 + "self.s" + ")" * 60
+    rule["messageExpression"] = "type(" * 40 + "self.s" + ")" * 40 + " == type ? 'a' : 'b'"
     crd.write_text(json.dumps(doc))
     res = run("lint", str(crd))
     assert res.exit_code == 0, res.output

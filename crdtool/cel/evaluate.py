@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from crdtool.cel import environment
 from crdtool.cel.compiler import CompiledRule, compile_node
 from crdtool.cel.errors import go_runtime_error
-from crdtool.cel.sized import RUNTIME_BUDGET, sized_cost, within_call_limit
+from crdtool.cel.sized import PER_CALL_LIMIT, RUNTIME_BUDGET, sized_cost
+from crdtool.cel.unbounded import metered
 from crdtool.cel.values import to_cel
 from crdtool.model.errors import OMIT, FieldError
 from crdtool.model.gofmt import go_trim_space
@@ -36,6 +37,13 @@ BUDGET_UNKNOWN = (
     "not checked: the worst-case cost of this object's rules ({cost:,}) exceeds the apiserver's runtime budget "
     f"of {RUNTIME_BUDGET:,} per object; crdtool cannot count their actual cost, so whether the apiserver would stop "
     "with 'validation failed due to running out of cost budget' is unknown")
+
+
+CALL_UNKNOWN = (
+    "not checked: the rule '{rule}' ran past 10,000 iterations on this value; its worst-case cost here ({cost:,}) "
+    f"exceeds the apiserver's per-call limit of {PER_CALL_LIMIT:,}, and the cost it certainly had does not: crdtool "
+    "cannot count its actual cost, so whether the apiserver would stop it with 'operation cancelled: actual cost "
+    "limit exceeded' is unknown (its outcome here is crdtool's)")
 
 
 def rule_validator(root: Structural, store: Cache | None = None):
@@ -163,7 +171,7 @@ class _Walker:
                 data = {"self": self_value, environment.OLD_SELF_PRESENT: old is not None,
                         environment.OLD_SELF_VALUE: old_value}
             try:
-                outcome = _evaluate(compiled, data, s, is_root, [obj] if old is None else [obj, old])
+                outcome, undecided = _evaluate(compiled, data, s, is_root, [obj] if old is None else [obj, old])
             except RuntimeError as err:  # the runtime's own iteration budget: a runaway rule
                 self.errs.append(FieldError.invalid(node_path, s.type, (
                     f"'operation cancelled: actual cost limit exceeded': no further validation rules will be run "
@@ -172,6 +180,9 @@ class _Walker:
                                                  f"{_rule_error_string(compiled.rule)}"))
                 self.stopped = True
                 return
+            if undecided is not None:
+                note = CALL_UNKNOWN.format(rule=_rule_error_string(compiled.rule), cost=undecided)
+                self.warnings.append(Note(path or Path.root(), note))
             kind = outcome.type().name()
             if kind == "ERROR":
                 self.runtime_error(compiled, s, node_path, str(outcome.plain_value()))
@@ -286,15 +297,27 @@ def _field_anchor(anchor: _Anchor | None, key: str, value: Any, old: dict | None
     return _Anchor.deferring_to(anchor)
 
 
-def _evaluate(compiled: CompiledRule, data: dict, s: Structural, is_root: bool, values: list):
-    """The rule's outcome. Past the engine's cap of 10,000 iterations, the rule runs again loop by loop when
-    its cost on these values is within the apiserver's per-call limit (else the cap's error is raised)."""
+def _evaluate(compiled: CompiledRule, data: dict, s: Structural, is_root: bool, values: list) -> tuple[Any, int | None]:
+    """The rule's outcome, and (when it is undecided) the upper bound of its cost. Past the engine's cap of
+    10,000 iterations the rule runs again loop by loop, its loops metered: the apiserver's cancellation is
+    raised (as the cap's RuntimeError) only when the cost the loops certainly had passes the per-call
+    limit; when the rule completes within that but its worst case on these values is past the limit,
+    whether the apiserver would have cancelled it is unknown, and the bound is returned for the note."""
     try:
-        return compiled.program.eval(data=data)
+        return compiled.program.eval(data=data), None
     except RuntimeError as err:
-        if "budget" not in str(err) or compiled.ast is None or not within_call_limit(compiled.ast, s, is_root, values):
+        if "budget" not in str(err) or compiled.ast is None:
             raise
-    return compiled.unbounded(compiled.program).eval(data=data)
+        budget_error = err
+    upper = sized_cost(compiled.ast, s, is_root, values)
+    program = compiled.unbounded(compiled.program)
+    if upper <= PER_CALL_LIMIT:
+        return program.eval(data=data), None
+    with metered(PER_CALL_LIMIT) as meter:
+        outcome = program.eval(data=data)
+    if meter.exceeded:
+        raise budget_error
+    return outcome, upper
 
 
 def _rule_error_string(rule: dict) -> str:

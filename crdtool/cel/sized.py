@@ -21,11 +21,6 @@ PER_CALL_LIMIT = 1_000_000  # the apiserver's runtime cost limit of one rule eva
 RUNTIME_BUDGET = 10_000_000  # the apiserver's runtime cost budget of all rules on one object
 
 
-def within_call_limit(ast: Any, schema: Structural, is_resource_root: bool, values: list[Any]) -> bool:
-    """Whether the rule's worst case over these values (self, and oldSelf) fits the per-call limit."""
-    return sized_cost(ast, schema, is_resource_root, values) <= PER_CALL_LIMIT
-
-
 def sized_cost(ast: Any, schema: Structural, is_resource_root: bool, values: list[Any]) -> int:
     """The rule's estimated worst-case cost over these values (self, and oldSelf)."""
     decl_type = schema_decl_type(sized_schema(schema, values), is_resource_root)

@@ -85,6 +85,13 @@ def test_bool_like_keys_become_strings() -> None:
     assert read_source("x.yaml", "on: 1\n3: 2\ny: 3\n")[0].data == {"true": 3, "3": 2}
 
 
+def test_a_key_text_met_again_is_typed_as_written() -> None:
+    """Plain key texts are typed once per document; a quoted `on` stays a string, a repeated one is a duplicate."""
+    doc = read_source("x.yaml", 'y: 1\nm:\n  "y": 2\n  yes: 3\n  y: 4\n')[0]
+    assert doc.data == {"true": 1, "m": {"y": 2, "true": 4}}
+    assert doc.duplicate_keys == [DuplicateKey(5, "true", (5, 3))]
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

@@ -124,7 +124,7 @@ def _compile(schema: Structural, is_resource_root: bool, store: Cache | None = N
         raise RuleCompileError("internal error: failed to construct type information for x-kubernetes-validations "
                                "rules: unable to convert structural schema to CEL declarations")
     key = (decl_type.fingerprint(), json.dumps(rules, sort_keys=True))
-    stored_key = repr(key).encode()
+    stored_key = repr(key).encode() if store is not None and store.enabled else b""  # a long text: made only when used
     compiled = _by_fingerprint.get(key)
     if compiled is None and store is not None and store.enabled:
         compiled = _stored_rules(store, stored_key, decl_type)

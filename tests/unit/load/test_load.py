@@ -300,3 +300,12 @@ def test_other_documents_have_no_list_decoding_error(data) -> None:
     from crdtool.load.sources import list_items_error
 
     assert list_items_error(data) is None
+
+
+@pytest.mark.parametrize(("text", "may"), [
+    ("- - - - x\n", True), ("? - ? -\t x\n", True), ("-\t-  - ?\n", True), ("- - - x\n", False),
+    ("a: [b, {c: d}]\n", False), ("k: - - -\n", False),
+])
+def test_compact_runs_of_block_indicators_may_nest_deep(text: str, may: bool) -> None:
+    """Compact `- - - -` or `? - ? -` runs nest without indentation: such text is composed without recursion."""
+    assert yamlreader._may_nest_deeper_than(text, 3000) is may

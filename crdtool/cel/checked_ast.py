@@ -98,7 +98,19 @@ class CheckedAst:
     types: dict[int, tuple]  # node id -> ("list", elem) | ("map", key, value) | ("message", name) | (name,)
     overloads: dict[int, list[str]]  # call node id -> overload ids
     references: dict[int, str]  # ident node id -> the declaration it resolved to
-    positions: dict[int, int] = field(default_factory=dict)  # node id -> code point offset in the source
+    #: The serialized SourceInfo, decoded into `positions` when first asked: only an error's place needs them.
+    source_info: bytes = b""
+    _positions: dict[int, int] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def positions(self) -> dict[int, int]:
+        """Node id -> code point offset in the source."""
+        if self._positions is None:
+            self._positions = {}
+            for entry in _fields(self.source_info).get(4, []):
+                e = _fields(entry)
+                self._positions[_signed(_one(e, 1, 0))] = _signed(_one(e, 2, 0))
+        return self._positions
 
     def type_kind(self, node: Node) -> str:
         t = self.types.get(node.id)
@@ -124,11 +136,7 @@ def decode(serialized: bytes) -> CheckedAst:
             overloads[node_id] = ids
         else:
             references[node_id] = _text(ref, 1)
-    positions: dict[int, int] = {}
-    for entry in _fields(_one(checked, 5, b"")).get(4, []):
-        e = _fields(entry)
-        positions[_signed(_one(e, 1, 0))] = _signed(_one(e, 2, 0))
-    return CheckedAst(_expr(_one(checked, 4, b"")), types, overloads, references, positions)
+    return CheckedAst(_expr(_one(checked, 4, b"")), types, overloads, references, bytes(_one(checked, 5, b"")))
 
 
 def _type(buf: bytes) -> tuple:

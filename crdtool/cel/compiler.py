@@ -18,7 +18,7 @@ from cel_expr_python import cel
 
 from crdtool.cel import checked_ast, cost, environment, library, list_semantics, unbounded
 from crdtool.cel.protos import SchemaTypes, build_schema_types
-from crdtool.cel.types import DeclType, schema_decl_type
+from crdtool.cel.types import DeclType, DeclTypes, schema_decl_type
 from crdtool.model.gofmt import go_trim_space
 from crdtool.model.path import Path
 from crdtool.schema.crd.schema import RuleCompilation, RuleCompileError, RuleCompileRequest
@@ -126,14 +126,19 @@ def compile_node(schema: Structural, is_resource_root: bool, store: Cache | None
 _by_fingerprint: dict[tuple, list[CompiledRule]] = {}
 
 
+#: The CEL types of the nodes met, kept as long as `_cache` keeps the nodes: a node's type is its rules'
+#: and part of the types of the rule-bearing nodes above it.
+_decl_types: DeclTypes = {}
+
+
 def _compile(schema: Structural, is_resource_root: bool, store: Cache | None = None) -> NodeRules:
-    decl_type = schema_decl_type(schema, is_resource_root)
+    decl_type = schema_decl_type(schema, is_resource_root, _decl_types)
     rules = schema.x_validations or []
     if decl_type is None:
         raise RuleCompileError("internal error: failed to construct type information for x-kubernetes-validations "
                                "rules: unable to convert structural schema to CEL declarations")
     key = (decl_type.fingerprint(), json.dumps(rules, sort_keys=True))
-    stored_key = repr(key).encode()
+    stored_key = repr(key).encode() if store is not None and store.enabled else b""  # a long text: made only when used
     compiled = _by_fingerprint.get(key)
     if compiled is None and store is not None and store.enabled:
         compiled = _stored_rules(store, stored_key, decl_type)

@@ -69,6 +69,10 @@ def parser_limit_error(source: str) -> str | None:
     size = len(source)
     if size > MAX_CODE_POINTS:
         return _located(f"expression code point size exceeds limit: size: {size}, limit {MAX_CODE_POINTS}")
+    if size <= MAX_RECURSION_DEPTH:
+        # Each level either limit counts takes a token of its own (an operator, a selection, a bracket),
+        # and a token at least a code point: most rules are far too short to be parsed here.
+        return None
     tokens = _tokens(source)
     if tokens is None:
         return None

@@ -54,6 +54,7 @@ class DeclType:
     key_type: DeclType | None = None  # map keys
     fields: dict[str, DeclField] = field(default_factory=dict)  # object properties by CEL name
     schema: Structural | None = None
+    _fingerprint: tuple | None = field(default=None, repr=False)  # made once: a type is never changed
 
     @property
     def is_object(self) -> bool:
@@ -61,23 +62,45 @@ class DeclType:
 
     def fingerprint(self) -> tuple:
         """A value equal for types that are the same for compiling and costing rules."""
+        if self._fingerprint is not None:
+            return self._fingerprint
         fields = tuple((f.name, f.json_name, f.required, f.type.fingerprint()) for f in self.fields.values())
         # Set and map lists compare and concatenate differently (list_semantics): part of the type here.
         keyed = (self.schema.x_list_type, tuple(self.schema.x_list_map_keys or ())) \
             if self.kind == "list" and self.schema is not None else None
-        return (self.kind, self.max_elements, self.min_serialized_size, keyed,
-                self.elem_type.fingerprint() if self.elem_type else None,
-                self.key_type.fingerprint() if self.key_type else None, fields)
+        self._fingerprint = (self.kind, self.max_elements, self.min_serialized_size, keyed,
+                             self.elem_type.fingerprint() if self.elem_type else None,
+                             self.key_type.fingerprint() if self.key_type else None, fields)
+        return self._fingerprint
 
 
 def _simple(kind: str, min_size: int, max_elements: int = 0, schema: Structural | None = None) -> DeclType:
     return DeclType(kind, max_elements=max_elements, min_serialized_size=min_size, schema=schema)
 
 
-def schema_decl_type(s: Structural | None, is_resource_root: bool) -> DeclType | None:
-    """SchemaDeclType: the CEL type of `s`, or None where the schema is not exposed to CEL."""
+#: Types already derived, by schema node and whether it is a resource root (see `schema_decl_type`).
+DeclTypes = dict[tuple[int, bool], tuple[Structural, DeclType | None]]
+
+
+def schema_decl_type(s: Structural | None, is_resource_root: bool, memo: DeclTypes | None = None) -> DeclType | None:
+    """SchemaDeclType: the CEL type of `s`, or None where the schema is not exposed to CEL.
+
+    With `memo`, the types of nodes derived before are taken from it, and those derived now added:
+    a node's type holds its children's, and the rules of nested nodes are compiled one node at a time."""
     if s is None:
         return None
+    if memo is None:
+        return _decl_type(s, is_resource_root, None)
+    key = (id(s), is_resource_root)
+    known = memo.get(key)
+    if known is not None and known[0] is s:
+        return known[1]
+    decl_type = _decl_type(s, is_resource_root, memo)
+    memo[key] = (s, decl_type)
+    return decl_type
+
+
+def _decl_type(s: Structural, is_resource_root: bool, memo: DeclTypes | None) -> DeclType | None:
     if s.x_int_or_string:
         max_length = _vv(s, "max_length")
         bound = max(max_length, 0) * 4 if max_length is not None else _max_string_length_per_request(s)
@@ -85,9 +108,9 @@ def schema_decl_type(s: Structural | None, is_resource_root: bool) -> DeclType |
     if is_resource_root:
         s = with_type_and_object_meta(s)
     if s.type == "array":
-        return _list_decl_type(s)
+        return _list_decl_type(s, memo)
     if s.type == "object":
-        return _map_or_object_decl_type(s)
+        return _map_or_object_decl_type(s, memo)
     if s.type == "string":
         return _string_decl_type(s)
     if s.type == "boolean":
@@ -99,11 +122,11 @@ def schema_decl_type(s: Structural | None, is_resource_root: bool) -> DeclType |
     return None
 
 
-def _list_decl_type(s: Structural) -> DeclType | None:
+def _list_decl_type(s: Structural, memo: DeclTypes | None) -> DeclType | None:
     """An array: a list of its items' type (None when the items are not exposed)."""
     if s.items is None:
         return None
-    items = schema_decl_type(s.items, s.items.x_embedded_resource)
+    items = schema_decl_type(s.items, s.items.x_embedded_resource, memo)
     if items is None:
         return None
     max_items = _vv(s, "max_items")
@@ -112,11 +135,11 @@ def _list_decl_type(s: Structural) -> DeclType | None:
     return DeclType("list", max_elements=bound, min_serialized_size=2, elem_type=items, schema=s)
 
 
-def _map_or_object_decl_type(s: Structural) -> DeclType | None:
+def _map_or_object_decl_type(s: Structural, memo: DeclTypes | None) -> DeclType | None:
     """An object: a map when additionalProperties has a schema, else an object of its exposed properties."""
     additional = s.additional_properties_schema
     if additional is not None:
-        values = schema_decl_type(additional, additional.x_embedded_resource)
+        values = schema_decl_type(additional, additional.x_embedded_resource, memo)
         if values is None:
             return None
         max_props = _vv(s, "max_properties")
@@ -129,7 +152,7 @@ def _map_or_object_decl_type(s: Structural) -> DeclType | None:
     fields: dict[str, DeclField] = {}
     min_size = 2
     for name, prop in s.properties.items():
-        prop_type = schema_decl_type(prop, prop.x_embedded_resource)
+        prop_type = schema_decl_type(prop, prop.x_embedded_resource, memo)
         if prop_type is None:
             continue
         escaped = escape(name)

@@ -82,7 +82,8 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
             from crdtool.upgrade.check import lint_against
             from crdtool.upgrade.pairing import read_against
 
-            comparison = lint_against(docs, read_against(against), costs=costs)
+            store = current_cache()
+            comparison = lint_against(docs, read_against(against, store), costs=costs, store=store)
             results = comparison.results
             with_severities(results, current_settings())
             if comparison.unmatched:

@@ -12,6 +12,7 @@ rendered, in the document of this run, re-read from the same text.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from crdtool.cache import Cache
     from crdtool.load.document import Document
 
-__all__ = ["CrdNames", "checked_crd", "cached_lint"]
+__all__ = ["CrdNames", "cached_comparison", "cached_lint", "checked_crd"]
 
 _NAMESPACE = "crd-verdict"
 
@@ -102,6 +103,23 @@ def cached_lint(doc: Document, store: Cache, costs: bool = False, old: Document 
     from crdtool.engine.lint import lint_document
 
     result = lint_document(doc, old, costs)
+    if key is not None and store.enabled:
+        store.put(_NAMESPACE, key, _stored(result))
+    return result
+
+
+def cached_comparison(doc: Document, old: Document, store: Cache, costs: bool, compare: Callable[[], Result]) -> Result:
+    """`lint --against`'s Result for `doc` over the stored `old` (the update's verdict and the upgrade
+    findings, crdtool.upgrade.check): `compare()`'s, from the cache when it holds it. Keyed by both
+    documents as read: the old CRD is taken as installed from its document alone."""
+    old_key = document_key(old)
+    key = None if old_key is None else document_key(doc, "against", costs, old_key)
+    if key is not None and store.enabled:
+        hit = store.get(_NAMESPACE, key)
+        if isinstance(hit, Result):
+            hit.document = doc
+            return hit
+    result = compare()
     if key is not None and store.enabled:
         store.put(_NAMESPACE, key, _stored(result))
     return result

@@ -49,7 +49,9 @@ _PLAIN = PLAIN_TAG
 _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
-_COMPACT_RUN = re.compile(r"[-?][ \t]+[-?][ \t]+[-?][ \t]+[-?]")
+#: A compact run of block indicators, `- - - -` (`?` too), as one pattern per first character: a pattern
+#: that starts with a literal is searched for many times faster than one that starts with a class.
+_COMPACT_RUNS = tuple(re.compile(first + r"[ \t]+[-?][ \t]+[-?][ \t]+[-?]") for first in ("-", r"\?"))
 _DOC_SEPARATOR = re.compile(r"^---", re.M)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -90,7 +92,7 @@ def _may_nest_deeper_than(text: str, depth: int) -> bool:
     collections an indentation column per level (or a compact `- - -` run).
     """
     return (_brackets(text) >= depth and any(_brackets(doc) >= depth for doc in _DOC_SEPARATOR.split(text))
-            or ("\n" + " " * depth) in text or _COMPACT_RUN.search(text) is not None)
+            or ("\n" + " " * depth) in text or any(run.search(text) is not None for run in _COMPACT_RUNS))
 
 
 def _brackets(text: str) -> int:
@@ -294,16 +296,19 @@ def scalar_value(node: ScalarNode) -> Any:
     return resolve_tagged(node.tag, node.value)
 
 
-def construct(root: Node, duplicates: list[DuplicateKey], line_offset: int = 0) -> Any:
+def construct(root: Node, duplicates: list[DuplicateKey], line_offset: int = 0, merge_keys: bool = True) -> Any:
     """The JSON-like value of a node tree, built without recursion.
 
     Aliased nodes are expanded into fresh values (objects are later mutated by pruning
     and defaulting) under go-yaml's alias budget. Duplicate keys keep the last value,
-    as go-yaml does, and are recorded for strict decoding.
+    as go-yaml does, and are recorded for strict decoding. `merge_keys`: whether the tree
+    may hold a `<<` merge key (False when its text has no `<<`: no mapping is searched for one).
     """
     budget = _AliasBudget()
     seen_ids: set[int] = set()
     merges: dict[int, list[tuple[Node, Node]]] = {}
+    #: the JSON key of each plain key text met (a schema repeats `type`, `description`, ... thousands of times)
+    plain_keys: dict[str, str] = {}
     result: list[Any] = [None]
     # stack of (node, container, slot, depth); slot is an index or key in container
     stack: list[tuple[Node, Any, Any, int]] = [(root, result, 0, 0)]
@@ -319,7 +324,8 @@ def construct(root: Node, duplicates: list[DuplicateKey], line_offset: int = 0) 
         if depth > MAX_DEPTH:
             raise _too_deep(node.start_mark)
         if isinstance(node, ScalarNode):
-            value = scalar_value(node)
+            tag = node.tag
+            value = resolve_plain(node.value) if tag == _PLAIN else node.value if tag == _STR else scalar_value(node)
             container[slot] = None if value is MERGE else value
         elif isinstance(node, SequenceNode):
             items: list[Any] = [None] * len(node.value)
@@ -331,12 +337,17 @@ def construct(root: Node, duplicates: list[DuplicateKey], line_offset: int = 0) 
             mapping: dict[str, Any] = {}
             container[slot] = mapping
             pending: list[tuple[Node, Any, Any, int]] = []
-            for key_node, value_node in _merged_pairs(node, merges):
-                key = key_string(scalar_value(key_node)) if isinstance(key_node, ScalarNode) else None
+            for key_node, value_node in (_merged_pairs(node, merges) if merge_keys else node.value):
+                plain = key_node.tag == _PLAIN and isinstance(key_node, ScalarNode)
+                key = plain_keys.get(key_node.value) if plain else None
                 if key is None:
-                    mark = key_node.start_mark
-                    raise YAMLInputError("a mapping key must be a string, number or boolean",
-                                         mark.line + 1, mark.column + 1)
+                    key = key_string(scalar_value(key_node)) if isinstance(key_node, ScalarNode) else None
+                    if key is None:
+                        mark = key_node.start_mark
+                        raise YAMLInputError("a mapping key must be a string, number or boolean",
+                                             mark.line + 1, mark.column + 1)
+                    if plain:
+                        plain_keys[key_node.value] = key
                 if key in mapping:  # go-yaml v2 names the line of the value that would be set
                     mark = key_node.start_mark
                     duplicates.append(DuplicateKey(value_node.start_mark.line + 1 - line_offset, key,
@@ -447,13 +458,14 @@ def read_yaml_stream(text: str) -> list[tuple[Any, Node | None, list[DuplicateKe
     nodes = compose_documents(text)
     starts = document_start_lines(text) if any(n is not None for n in nodes[1:]) else [0]
     out: list[tuple[Any, Node | None, list[DuplicateKey]]] = []
+    merge_keys = "<<" in text  # a merge key is the plain scalar `<<`, written as it is
     for node in nodes:
         duplicates: list[DuplicateKey] = []
         if node is None:
             out.append((None, None, duplicates))
             continue
         offset = starts[bisect_right(starts, node.start_mark.line) - 1]
-        value = construct(node, duplicates, offset)
+        value = construct(node, duplicates, offset, merge_keys)
         duplicates.sort()
         out.append((value, node, duplicates))
     return out

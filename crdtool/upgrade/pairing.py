@@ -13,18 +13,25 @@ import os
 import posixpath
 import subprocess
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from crdtool.load import Document, InputError, load_inputs, read_source
+from crdtool.load.cached import cached_reader
 from crdtool.load.sources import EXTENSIONS, MAX_INPUT_BYTES
 
+if TYPE_CHECKING:
+    from crdtool.cache import Cache
 
-def read_against(specs: Sequence[str]) -> list[Document]:
-    """Every document of the old inputs, in order; InputError (exit 2) for one that cannot be read."""
+
+def read_against(specs: Sequence[str], store: Cache | None = None) -> list[Document]:
+    """Every document of the old inputs, in order; InputError (exit 2) for one that cannot be read.
+    Files are read through `store` (the persistent cache) when given, as the new CRDs are."""
+    read = read_source if store is None else cached_reader(store)
     docs: list[Document] = []
     for spec in specs:
         rev, sep, path = spec.partition(":")
         if spec == "-" or os.path.exists(spec) or not sep or not rev:
-            docs.extend(load_inputs([spec]))
+            docs.extend(load_inputs([spec], read=read))
         else:
             docs.extend(read_git(spec, rev, path))
     return docs

@@ -345,3 +345,39 @@ def test_a_cold_run_stores_all_a_warm_run_reads(tmp_path: Path) -> None:
     warm = crdtool(cache_dir, *args)
     assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
     assert {p: p.stat().st_mtime_ns for p in entries(cache_dir)} == stored
+
+
+def test_lint_against_answers_the_same_from_the_cache_and_compares_nothing_again(tmp_path: Path,
+                                                                                 monkeypatch) -> None:
+    """`lint --against`: every output is the same without the cache, cold and warm, and a warm run neither
+    lints nor compares a CRD. The key holds both documents: another old CRD is compared again."""
+    import crdtool.engine.lint as lint
+    import crdtool.upgrade.check as check
+
+    upgrade = FIXTURES / "upgrade"
+    new = tmp_path / "new"
+    new.mkdir()
+    for name in ("new-field-removed.yaml", "new-unchanged.yaml"):
+        shutil.copy(upgrade / name, new / name)
+    (new / "extra.yaml").write_text(STORED_V1.replace("VERSION", "v1"))  # no old CRD of its name: a create
+    monkeypatch.setenv("CRDTOOL_CACHE_DIR", str(tmp_path / "cache"))
+    runs = [["--format", fmt, "lint", "--fail-on", "warning", "--against", str(upgrade / "old.yaml"), str(new)]
+            for fmt in FORMATS]
+    uncached = [run_here("--no-cache", *args) for args in runs]
+    assert {r.exit_code for r in uncached} == {1}
+    cold = [run_here(*args) for args in runs]
+
+    def no_lint(*_args, **_kwargs):
+        raise AssertionError("a CRD was linted or compared though its answer is cached")
+
+    monkeypatch.setattr(lint, "lint_document", no_lint)
+    monkeypatch.setattr(check, "compare", no_lint)
+    warm = [run_here(*args) for args in runs]
+    assert [(r.exit_code, r.output) for r in cold] == [(r.exit_code, r.output) for r in warm] == \
+        [(r.exit_code, r.output) for r in uncached]
+    compared: list[str] = []
+    monkeypatch.setattr(check, "compare", lambda doc, *_args: compared.append(doc.source) or no_lint())
+    other_old = tmp_path / "other-old.yaml"
+    other_old.write_text((upgrade / "old.yaml").read_text() + "\n# another file\n")
+    run_here("lint", "--against", str(other_old), str(new))
+    assert compared

@@ -189,6 +189,21 @@ _TYPE_META = define(struct('struct { APIVersion string "json:\\"apiVersion,omite
                            'Kind string "json:\\"kind,omitempty\\"" }'), {"apiVersion": STRING, "kind": STRING})
 
 
+def _has_non_finite(v: Any) -> bool:
+    """Whether `v` holds an infinity or NaN anywhere (a walk without recursion or sorting: almost no document
+    does, and `_unsupported` then need not look for the first in Go's order)."""
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+        elif isinstance(x, float) and not math.isfinite(x):
+            return True
+    return False
+
+
 def _unsupported(v: Any) -> str | None:
     """json.Marshal's `unsupported value` (sigs.k8s.io/yaml fails with it before any decoding):
     the first infinity or NaN in `v`, in the order Go writes it (map keys sorted)."""
@@ -211,7 +226,7 @@ def decode_crd(data: Any) -> DecodeResult:
     which error is reported and the order of unknown fields; the typed view keeps the document's
     order, so the sorted reading is done only when there is something to report.
     """
-    bad = _unsupported(data)
+    bad = _unsupported(data) if _has_non_finite(data) else None
     if bad is not None:
         return DecodeResult(None, f"json: unsupported value: {bad}", [], True)
     interpreted = unmarshal(data, _TYPE_META, sorted_keys=True, fold_case=True)

@@ -64,6 +64,11 @@ ALLOWED_AT_ROOT_WITH_STATUS = ("Description", "Type", "Format", "Title", "Maximu
 _ROOT_FIELDS_DETAIL = (f"only [{' '.join(ALLOWED_AT_ROOT_WITH_STATUS)}] fields are allowed at the root of the schema "
                        "if the status subresource is enabled")
 _NEWLINES = re.compile(r"[\n\r]")
+#: The subschemas most nodes lack (the walker looks for them only when a node has one of these keys).
+_RARE_SUBSCHEMAS = frozenset(("not", "allOf", "oneOf", "anyOf", "definitions"))
+#: The fields the standard validator's later checks look at (besides `type: null`).
+_STANDARD_RARE = frozenset(("id", "additionalItems", "patternProperties", "definitions", "dependencies", "$ref",
+                            "items", "x-kubernetes-embedded-resource"))
 
 
 # ------------------------------------------------------------------ the CEL seam
@@ -176,14 +181,18 @@ class _CelContext:
     max_cardinality: int | None  # None: unbounded
     is_root: bool
 
-    def child(self, schema: Structural | None, parent_raw: dict) -> _CelContext | None:
-        if schema is None:
-            return None
+    def child_cardinality(self, parent_raw: dict) -> int | None:
+        """How often a child of this node can occur (the same for all its children)."""
         card = self.max_cardinality
         if card is not None:
             factor = _max_elements(parent_raw)
             card = None if factor is None else min(card * factor, MAX_UINT64)
-        return _CelContext(schema, card, False)
+        return card
+
+    def child(self, schema: Structural | None, parent_raw: dict) -> _CelContext | None:
+        if schema is None:
+            return None
+        return _CelContext(schema, self.child_cardinality(parent_raw), False)
 
 
 def _max_elements(schema: dict) -> int | None:
@@ -328,22 +337,20 @@ class _SchemaWalker:
             correlatable = schema.get("x-kubernetes-map-type") in (None, "granular", "atomic")
             embedded = bool(schema.get("x-kubernetes-embedded-resource"))
             props_path = path.child("properties")
+            props_scope = scope if correlatable else scope.forbid_old_self(path)
+            cel_props = None if cel is None else cel.schema.properties
+            cel_card = None if cel is None else cel.child_cardinality(schema)
             for name, prop in props.items():
-                sub = scope if correlatable else scope.forbid_old_self(path)
+                sub = props_scope
                 if (is_root or embedded) and name in META_FIELDS:
                     sub = replace(sub, inside_resource_meta=True)
                     if is_root:
                         sub = sub.forbid_defaults(f"in top-level {name}")
-                child = None if cel is None else cel.child(cel.schema.properties.get(name), schema)
+                child_schema = None if cel_props is None else cel_props.get(name)
+                child = None if child_schema is None else _CelContext(child_schema, cel_card, False)
                 self.walk(prop, props_path.key(name), sub, False, child)
-        not_schema = schema.get("not")
-        if not_schema is not None:
-            self.walk(not_schema, path.child("not"), scope, False, None)
-        for key in ("allOf", "oneOf", "anyOf"):
-            for i, clause in enumerate(schema.get(key) or ()):
-                self.walk(clause, path.child(key).index(i), scope, False, None)
-        for name, definition in (schema.get("definitions") or {}).items():
-            self.walk(definition, path.child("definitions").key(name), scope, False, None)
+        if not schema.keys().isdisjoint(_RARE_SUBSCHEMAS):
+            self._rare_subschemas(schema, path, scope)
         items = schema.get("items")
         if items is not None:
             sub = scope if schema.get("x-kubernetes-list-type") == "map" else scope.forbid_old_self(path)
@@ -357,6 +364,17 @@ class _SchemaWalker:
             if isinstance(dependency, dict):
                 self.walk(dependency, path.child("dependencies").key(name), scope, False, None)
         self._after_subschemas(schema, path, scope, cel, start)
+
+    def _rare_subschemas(self, schema: dict, path: Path, scope: _Scope) -> None:
+        """not, allOf, oneOf, anyOf and definitions, in Go's order (between properties and items)."""
+        not_schema = schema.get("not")
+        if not_schema is not None:
+            self.walk(not_schema, path.child("not"), scope, False, None)
+        for key in ("allOf", "oneOf", "anyOf"):
+            for i, clause in enumerate(schema.get(key) or ()):
+                self.walk(clause, path.child(key).index(i), scope, False, None)
+        for name, definition in (schema.get("definitions") or {}).items():
+            self.walk(definition, path.child("definitions").key(name), scope, False, None)
 
     def _unique_items_and_additional_properties(self, schema: dict, path: Path) -> None:
         """uniqueItems is forbidden; additionalProperties (other than true) excludes properties."""
@@ -396,6 +414,8 @@ class _SchemaWalker:
             if scope.disallow_reason:
                 detail += " " + scope.disallow_reason
             errs.append(FieldError.forbidden(path.child("default"), detail))
+        if schema.keys().isdisjoint(_STANDARD_RARE) and type_ != "null":
+            return  # none of the checks below can find anything (most nodes)
         if schema.get("id"):
             errs.append(FieldError.forbidden(path.child("id"), "id is not supported"))
         if schema.get("additionalItems") is not None:

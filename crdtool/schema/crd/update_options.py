@@ -26,27 +26,35 @@ OPENAPI_V3_TYPES = frozenset(("string", "number", "integer", "boolean", "array",
 SchemaPredicate = Callable[[dict], bool]
 
 
+#: The keys of a JSONSchemaProps that hold subschemas, in SchemaHas' order; those holding maps of them apart.
+_SUBSCHEMA_KEYS = ("items", "allOf", "anyOf", "oneOf", "not", "properties", "additionalProperties",
+                   "patternProperties", "additionalItems", "definitions", "dependencies")
+_SUBSCHEMA_MAPS = frozenset(("properties", "patternProperties", "definitions", "dependencies"))
+_HAS_SUBSCHEMAS = frozenset(_SUBSCHEMA_KEYS)
+
+
 def iter_schemas(schema: dict | None) -> Iterator[dict]:
-    """Every schema node (SchemaHas' traversal): items, allOf/anyOf/oneOf/not, properties,
-    additionalProperties, patternProperties, additionalItems, definitions and dependencies."""
+    """Every schema node in SchemaHas' order: the node, then the subtrees of items, allOf, anyOf, oneOf,
+    not, properties, additionalProperties, patternProperties, additionalItems, definitions and
+    dependencies. (With a stack: nested generators pass every node up through each level, quadratic
+    in depth; most nodes are leaves, told by their keys alone.)"""
     stack = [schema] if isinstance(schema, dict) else []
     while stack:
         s = stack.pop()
         yield s
-        for key in ("items", "additionalProperties", "additionalItems", "not"):
+        if s.keys().isdisjoint(_HAS_SUBSCHEMAS):
+            continue
+        children: list[dict] = []
+        for key in _SUBSCHEMA_KEYS:
             sub = s.get(key)
             if isinstance(sub, dict):
-                stack.append(sub)
-            elif key == "items" and isinstance(sub, list):
-                stack.extend(x for x in sub if isinstance(x, dict))
-        for key in ("allOf", "anyOf", "oneOf"):
-            subs = s.get(key)
-            if isinstance(subs, list):
-                stack.extend(x for x in subs if isinstance(x, dict))
-        for key in ("properties", "patternProperties", "definitions", "dependencies"):
-            subs = s.get(key)
-            if isinstance(subs, dict):
-                stack.extend(x for x in subs.values() if isinstance(x, dict))
+                if key in _SUBSCHEMA_MAPS:
+                    children.extend(x for x in sub.values() if isinstance(x, dict))
+                else:
+                    children.append(sub)
+            elif isinstance(sub, list):
+                children.extend(x for x in sub if isinstance(x, dict))
+        stack.extend(reversed(children))
 
 
 def spec_schemas(spec: dict) -> Iterator[dict]:

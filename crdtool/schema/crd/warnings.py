@@ -5,8 +5,7 @@ schema node whose `format` the apiserver ignores for the node's type.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from crdtool.schema.crd.update_options import iter_schemas
 
 _SUPPORTED_STRING_FORMATS = frozenset(f.replace("-", "") for f in (
     "bsonobjectid", "uri", "email", "hostname", "ipv4", "ipv6", "cidr", "mac", "uuid", "uuid3", "uuid4", "uuid5",
@@ -31,38 +30,13 @@ def unrecognized_format(schema: dict) -> str | None:
     return None if ok else fmt
 
 
-def _schema_nodes(root: Any) -> Iterator[dict]:
-    """SchemaHas' traversal order: the node, items, allOf, anyOf, oneOf, not, properties,
-    additionalProperties, patternProperties, additionalItems, definitions, dependencies.
-    (With a stack: nested generators pass every node up through each level, quadratic in depth.)"""
-    stack = [root]
-    while stack:
-        s = stack.pop()
-        if not isinstance(s, dict):
-            continue
-        yield s
-        children: list[Any] = []
-        items = s.get("items")
-        children.extend(items if isinstance(items, list) else (items,))
-        for key in ("allOf", "anyOf", "oneOf"):
-            children.extend(s.get(key) or ())
-        children.append(s.get("not"))
-        children.extend((s.get("properties") or {}).values())
-        children.append(s.get("additionalProperties"))
-        children.extend((s.get("patternProperties") or {}).values())
-        children.append(s.get("additionalItems"))
-        for key in ("definitions", "dependencies"):
-            children.extend((s.get(key) or {}).values())
-        stack.extend(reversed(children))
-
-
 def _unrecognized_formats(crd: dict) -> list[str]:
     spec = crd.get("spec") or {}
     schemas = [(spec.get("validation") or {}).get("openAPIV3Schema")]
     schemas += [(v.get("schema") or {}).get("openAPIV3Schema") for v in spec.get("versions") or ()]
     found = []
     for schema in schemas:
-        for node in _schema_nodes(schema):
+        for node in iter_schemas(schema):
             fmt = unrecognized_format(node)
             if fmt is not None:
                 found.append(fmt)

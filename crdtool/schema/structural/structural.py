@@ -150,6 +150,10 @@ _GENERIC_ATTRS = {
     "x-kubernetes-map-type": "x_map_type", "x-kubernetes-validations": "x_validations",
 }
 _NESTED_ATTRS = {**_VALUE_ATTRS, **_GENERIC_ATTRS}
+#: The fields `_check_unsupported` looks at, and the logical junctors: most nodes have none of them.
+_UNSUPPORTED_KEYS = frozenset(("id", "$schema", "$ref", "patternProperties", "dependencies", "additionalItems",
+                               "definitions"))
+_JUNCTOR_KEYS = frozenset(("not", "allOf", "anyOf", "oneOf"))
 
 
 def new_structural(schema: dict | None) -> Structural | None:
@@ -158,12 +162,39 @@ def new_structural(schema: dict | None) -> Structural | None:
     Raises NotStructuralError with the apiserver's text for fields a structural schema cannot
     hold (id, $schema, $ref, patternProperties, dependencies, additionalItems, definitions,
     an items array, `x-kubernetes-preserve-unknown-fields: false`), found in the apiserver's order.
+    (Every node of every schema comes here: the value validation and the generic fields are taken
+    in one pass over the node's fields, and the checks of fields most nodes lack are skipped by
+    their keys.)
     """
     if schema is None:
         return None
-    _check_unsupported(schema)
-    node = Structural(value_validation=_value_validation(schema, ValueValidation()), raw=schema)
-    _generics_and_extensions(node, schema, new_structural)
+    keys = schema.keys()
+    if not keys.isdisjoint(_UNSUPPORTED_KEYS):
+        _check_unsupported(schema)
+    v = ValueValidation()
+    node = Structural(value_validation=v, raw=schema)
+    junctors = not keys.isdisjoint(_JUNCTOR_KEYS)
+    if junctors:
+        not_schema = schema.get("not")
+        if not_schema is not None:
+            v.not_ = _nested(not_schema)
+    for key, value in schema.items():
+        if value is not None:
+            attr = _VALUE_ATTRS.get(key)
+            if attr is not None:
+                setattr(v, attr, value)
+            else:
+                attr = _GENERIC_ATTRS.get(key)
+                if attr is not None:
+                    setattr(node, attr, value)
+    if not v.enum:
+        v.enum = None
+    if junctors:
+        _junctors(schema, v)
+    ap = schema.get("additionalProperties")
+    if ap is not None:
+        node.additional_properties = ap if isinstance(ap, bool) else new_structural(ap)
+    node.x_preserve_unknown_fields = _preserve_unknown_fields(schema)
     if isinstance(node.x_validations, list):  # a null entry decodes into Go's zero ValidationRule
         node.x_validations = [rule if rule is not None else {} for rule in node.x_validations]
     node.items = _items(schema, new_structural)
@@ -237,11 +268,16 @@ def _value_validation(s: dict, v: ValueValidation) -> ValueValidation:
             setattr(v, attr, value)
     if not v.enum:
         v.enum = None
+    _junctors(s, v)
+    return v
+
+
+def _junctors(s: dict, v: ValueValidation) -> None:
+    """allOf, anyOf and oneOf of s as nested value validations of v (after `not`, as newValueValidation)."""
     for key, attr in (("allOf", "all_of"), ("anyOf", "any_of"), ("oneOf", "one_of")):
         clauses = s.get(key)
         if clauses:
             setattr(v, attr, [_nested(c) for c in clauses])
-    return v
 
 
 def _nested(s: dict) -> NestedValueValidation:

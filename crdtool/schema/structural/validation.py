@@ -53,7 +53,8 @@ def _invariants(s: Structural | None, lvl: Level, path: Path, errs: list[FieldEr
         return
     if s.type == "array" and s.items is None:
         errs.append(FieldError.required(path.child("items"), "must be specified"))
-    _invariants(s.items, Level.ITEM, path.child("items"), errs)
+    if s.items is not None:
+        _invariants(s.items, Level.ITEM, path.child("items"), errs)
     if s.properties:
         props_path = path.child("properties")
         for name, prop in s.properties.items():

@@ -133,3 +133,20 @@ def test_go_error_texts() -> None:
         "ERROR: <input>:1:1: undeclared reference to 'oldSelf' (in container '')")
     has = "ERROR: <input>:1:5: has() argument must be a field selection"
     assert "invalid argument to has() macro" in go_error_text(has, "has(self)", {})
+
+
+def test_types_derived_with_a_memo_are_those_derived_afresh() -> None:
+    """A node's type is part of the types above it: derived once with a memo, the same as without one."""
+    s = new_structural({"type": "object", "properties": {
+        "spec": {"type": "object", "x-kubernetes-validations": [{"rule": "true"}], "properties": {
+            "items": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 5}},
+            "labels": {"type": "object", "additionalProperties": {"type": "string"}}}}}})
+    spec = s.properties["spec"]
+    memo: dict = {}
+    child = schema_decl_type(spec, False, memo)
+    root = schema_decl_type(s, True, memo)
+    assert root.fields["spec"].type is child
+    assert schema_decl_type(spec, False, memo) is child
+    assert root.fingerprint() == schema_decl_type(s, True).fingerprint()
+    assert child.fingerprint() == schema_decl_type(spec, False).fingerprint()
+    assert schema_decl_type(s, False, memo).fingerprint() == schema_decl_type(s, False).fingerprint()

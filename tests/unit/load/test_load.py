@@ -85,6 +85,13 @@ def test_bool_like_keys_become_strings() -> None:
     assert read_source("x.yaml", "on: 1\n3: 2\ny: 3\n")[0].data == {"true": 3, "3": 2}
 
 
+def test_a_key_text_met_again_is_typed_as_written() -> None:
+    """Plain key texts are typed once per document; a quoted `on` stays a string, a repeated one is a duplicate."""
+    doc = read_source("x.yaml", 'y: 1\nm:\n  "y": 2\n  yes: 3\n  y: 4\n')[0]
+    assert doc.data == {"true": 1, "m": {"y": 2, "true": 4}}
+    assert doc.duplicate_keys == [DuplicateKey(5, "true", (5, 3))]
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -293,3 +300,12 @@ def test_other_documents_have_no_list_decoding_error(data) -> None:
     from crdtool.load.sources import list_items_error
 
     assert list_items_error(data) is None
+
+
+@pytest.mark.parametrize(("text", "may"), [
+    ("- - - - x\n", True), ("? - ? -\t x\n", True), ("-\t-  - ?\n", True), ("- - - x\n", False),
+    ("a: [b, {c: d}]\n", False), ("k: - - -\n", False),
+])
+def test_compact_runs_of_block_indicators_may_nest_deep(text: str, may: bool) -> None:
+    """Compact `- - - -` or `? - ? -` runs nest without indentation: such text is composed without recursion."""
+    assert yamlreader._may_nest_deeper_than(text, 3000) is may

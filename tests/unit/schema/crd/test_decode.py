@@ -165,6 +165,14 @@ def test_infinity_cannot_be_json():
     assert res.error == "json: unsupported value: +Inf"
 
 
+def test_first_non_finite_value_in_go_order():
+    """Of several infinities and NaNs, json.Marshal names the first it writes: map keys sorted."""
+    doc = crd({"type": "object", "properties": {"b": {"type": "number", "maximum": float("-inf")},
+                                                "a": {"type": "array", "enum": [[1.5, float("nan")]]}}})
+    assert decode_crd(doc).error == "json: unsupported value: NaN"
+    assert decode_crd(crd({"type": "number", "minimum": 1e308})).error is None
+
+
 # ---------------------------------------------------------------- strict decoding and the typed view
 
 

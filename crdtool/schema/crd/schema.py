@@ -90,6 +90,8 @@ class RuleCompilation:
     #: checked nor run here.
     unsupported: bool = False
     message_expression_unsupported: bool = False
+    #: Why the rule is unsupported, when not for nesting too deep (the note's text).
+    unsupported_note: str = ""
 
 
 @dataclass(frozen=True, slots=True)

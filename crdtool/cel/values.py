@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import base64
 import binascii
-import datetime
-import re
 
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from crdtool.cel.types import DeclType
-from crdtool.model.gotime import go_duration_nanos
+from crdtool.model.gotime import GoTime, TimeParseError, parse_rfc3339
+from crdtool.schema.values.formats import is_date, parse_duration
 
 __all__ = ["to_cel"]
 
-_FRACTION = re.compile(r"(\.\d{6})\d+")
-_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+#: The range of google.protobuf.Timestamp (years 1 to 9999), as CEL's timestamps have it.
+_MIN_SECONDS, _MAX_SECONDS = -62135596800, 253402300799
 
 
 def to_cel(value, t: DeclType | None):
@@ -46,7 +45,7 @@ def to_cel(value, t: DeclType | None):
     if kind == "timestamp" and isinstance(value, str):
         return _timestamp(value)
     if kind == "duration" and isinstance(value, str):
-        nanos = go_duration_nanos(value)
+        nanos = parse_duration(value)
         if nanos is None:
             return value
         seconds = abs(nanos) // 1_000_000_000 * (1 if nanos >= 0 else -1)
@@ -60,17 +59,23 @@ def to_cel(value, t: DeclType | None):
 
 
 def _timestamp(value: str):
-    text = _FRACTION.sub(r"\1", value.strip())
-    try:
-        if len(text) == 10:
-            parsed = datetime.datetime.strptime(text, "%Y-%m-%d")
-        else:
-            parsed = datetime.datetime.fromisoformat(text.replace("z", "Z"))
-    except ValueError:
+    """A `date` or `date-time` string as the timestamp the apiserver's UnstructuredToVal makes of it:
+    time.Parse("2006-01-02") for a date, strfmt.ParseDateTime for a date-time (RFC 3339 with any
+    fraction, or ISO 8601 local time read as UTC; the empty string is Go's zero time). A string neither
+    reads is left as it is."""
+    if len(value) == 10 and is_date(value):
+        parsed = GoTime(int(value[:4]), int(value[5:7]), int(value[8:]), 0, 0, 0, 0, 0)
+    elif not value:
+        parsed = GoTime(1, 1, 1, 0, 0, 0, 0, 0)
+    else:
+        try:
+            parsed = parse_rfc3339(value)
+        except TimeParseError:
+            try:
+                parsed = parse_rfc3339(value + "Z")  # strfmt's ISO8601LocalTime layout
+            except TimeParseError:
+                return value
+    seconds = parsed.unix_seconds()
+    if not _MIN_SECONDS <= seconds <= _MAX_SECONDS:
         return value
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=datetime.UTC)
-    delta = parsed - _EPOCH
-    m = re.search(r"\.(\d+)", value)
-    nanos = int((m.group(1) + "000000000")[:9]) if m and len(value) > 10 else delta.microseconds * 1000
-    return timestamp_pb2.Timestamp(seconds=delta.days * 86400 + delta.seconds, nanos=nanos)
+    return timestamp_pb2.Timestamp(seconds=seconds, nanos=parsed.nanosecond)

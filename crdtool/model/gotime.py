@@ -44,11 +44,14 @@ class GoTime(NamedTuple):
     offset: int
 
     def _utc_fields(self) -> tuple[int, int, int, int, int, int]:
-        seconds = (_days_from_civil(self.year, self.month, self.day) * 86400 + self.hour * 3600 + self.minute * 60
-                   + self.second - self.offset)
-        days, rest = divmod(seconds, 86400)
+        days, rest = divmod(self.unix_seconds(), 86400)
         year, month, day = _civil_from_days(days)
         return year, month, day, rest // 3600, rest // 60 % 60, rest % 60
+
+    def unix_seconds(self) -> int:
+        """Seconds since 1970-01-01T00:00:00Z (t.Unix())."""
+        return (_days_from_civil(self.year, self.month, self.day) * 86400 + self.hour * 3600 + self.minute * 60
+                + self.second - self.offset)
 
     def utc_rfc3339(self) -> str:
         """t.UTC().Format(time.RFC3339), as metav1.Time's MarshalJSON writes it back (the fraction dropped)."""

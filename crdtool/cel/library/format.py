@@ -7,17 +7,16 @@ an expression over `__formatErrors(format.NAME(), ARG)` (see `rewrite_validate_c
 
 from __future__ import annotations
 
-import base64
-import binascii
-import datetime
 import re
-import uuid
+from collections.abc import Callable
 
 from cel_expr_python import cel
 
 from crdtool.cel.library.functions import Library
 from crdtool.cel.library.opaque import cel_type, make
+from crdtool.model.gourl import URLError, parse_request_uri
 from crdtool.schema.apimachinery import names
+from crdtool.schema.values.formats import format_checker
 
 __all__ = ["ERRORS_FUNCTION", "library", "rewrite_validate_calls"]
 
@@ -27,40 +26,19 @@ _CALL = re.compile(r"(?<![\w.])format\.(\w+)\(\)\s*\.\s*validate\(")
 
 
 def _uri(value: str) -> list[str]:
-    return [] if re.match(r"^[A-Za-z][A-Za-z0-9+.\-]*:", value) or value.startswith("/") else \
-        ["invalid URI"]
-
-
-def _uuid(value: str) -> list[str]:
+    """url.ParseRequestURI's error, as the library returns it."""
     try:
-        uuid.UUID(value)
-    except ValueError:
-        return ["does not match the UUID format"]
+        parse_request_uri(value)
+    except URLError as err:
+        return [str(err)]
     return []
 
 
-def _byte(value: str) -> list[str]:
-    try:
-        base64.b64decode(value, validate=True)
-    except (binascii.Error, ValueError):
-        return ["invalid base64"]
-    return []
-
-
-def _date(value: str) -> list[str]:
-    try:
-        datetime.date.fromisoformat(value)
-    except ValueError:
-        return ["invalid date"]
-    return []
-
-
-def _datetime(value: str) -> list[str]:
-    try:
-        datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return ["invalid datetime"]
-    return []
+def _strfmt(name: str, message: str) -> Callable[[str], list[str]]:
+    """A check of kube-openapi's strfmt registry (the one the schema's `format` uses) with its message."""
+    check = format_checker(name)
+    assert check is not None, name
+    return lambda value: [] if check(value) else [message]
 
 
 FORMATS = {
@@ -69,7 +47,8 @@ FORMATS = {
     "dns1123LabelPrefix": lambda v: names.name_is_dns_label(v, True),
     "dns1123SubdomainPrefix": lambda v: names.name_is_dns_subdomain(v, True),
     "dns1035LabelPrefix": lambda v: names.name_is_dns1035_label(v, True), "labelValue": names.is_valid_label_value,
-    "uri": _uri, "uuid": _uuid, "byte": _byte, "date": _date, "datetime": _datetime,
+    "uri": _uri, "uuid": _strfmt("uuid", "does not match the UUID format"), "byte": _strfmt("byte", "invalid base64"),
+    "date": _strfmt("date", "invalid date"), "datetime": _strfmt("datetime", "invalid datetime"),
 }
 
 

@@ -191,22 +191,40 @@ def is_date_time(s: str) -> bool:
 
 _SCALA_UNITS = (("ns", "nano"), ("us", "µs", "micro"), ("ms", "milli"), ("s", "sec"), ("m", "min"),
                 ("h", "hr", "hour"), ("d", "day"), ("w", "wk", "week"))
+_SCALA_NANOS = {"ns": 1, "us": 1_000, "ms": 1_000_000, "s": 10**9, "m": 60 * 10**9, "h": 3600 * 10**9,
+                "d": 86400 * 10**9, "w": 7 * 86400 * 10**9}
 
 
-def is_duration(s: str) -> bool:
-    """strfmt.ParseDuration: Go's time.ParseDuration, else Scala-like `<n> <unit>` pieces anywhere in the text."""
-    if go_duration_nanos(s) is not None:
-        return True
-    ok = False
+def _int64(n: int) -> int:
+    """n wrapped to Go's int64, as time.Duration arithmetic wraps."""
+    return (n + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
+def parse_duration(s: str) -> int | None:
+    """strfmt.ParseDuration in nanoseconds, or None: Go's time.ParseDuration, else the Scala-like
+    `<n> <unit>` pieces found anywhere in the text, summed (each unit variant that matches adds once more,
+    with int64 wrap-around, as the Go loop does)."""
+    nanos = go_duration_nanos(s)
+    if nanos is not None:
+        return nanos
+    total, ok = 0, False
     for _, digits, unit_text in _SCALA_DURATION.findall(s):
-        if int(digits) > (1 << 63) - 1:  # strconv.Atoi fails: the whole parse fails
-            return False
+        factor = int(digits)
+        if factor > (1 << 63) - 1:  # strconv.Atoi fails: the whole parse fails
+            return None
         unit = unit_text.strip().lower()
         for variants in _SCALA_UNITS:
             last = len(variants) - 1
-            if any((i == last and unit.startswith(v)) or unit == v for i, v in enumerate(variants)):
-                ok = True
-    return ok
+            for i, variant in enumerate(variants):
+                if (i == last and unit.startswith(variant)) or unit == variant:
+                    ok = True
+                    total = _int64(total + _int64(factor * _SCALA_NANOS[variants[0]]))
+    return total if ok else None
+
+
+def is_duration(s: str) -> bool:
+    """strfmt.IsDuration."""
+    return parse_duration(s) is not None
 
 
 # ---------------------------------------------------------------- govalidator

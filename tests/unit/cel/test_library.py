@@ -99,6 +99,14 @@ TRUE_EXAMPLES = [
     "!format.byte().validate('aGVsbG8=').hasValue()", "!format.date().validate('2021-01-01').hasValue()",
     "!format.datetime().validate('2021-01-01T00:00:00Z').hasValue()",
     "format.dns1123Label().validate('Not_Valid').value().size() == 1",
+    # the strfmt checks and url.ParseRequestURI (format.go), not Python's looser parsers
+    "format.uri().validate('example.com').value() == ['parse \"example.com\": invalid URI for request']",
+    "format.uri().validate('https://exa%zzmple.com/').hasValue()",
+    "format.date().validate('20210101').hasValue()", "format.date().validate('2021-02-30').hasValue()",
+    "format.datetime().validate('2021-01-01T00:00:00+01').hasValue()",
+    "!format.datetime().validate('2021-01-01t00:00:00.5z').hasValue()",
+    "format.uuid().validate('{123e4567-e89b-12d3-a456-426614174000}').hasValue()",
+    "format.uuid().validate('urn:uuid:123e4567-e89b-12d3-a456-426614174000').hasValue()",
     # ext.Sets
     "sets.contains([1, 2, 3, 4], [2, 3])", "!sets.contains([1, 2, 3], [4])", "sets.equivalent([1, 2, 2], [2, 1])",
     "sets.intersects([1, 2], [2, 3])", "!sets.intersects([1], [])",

@@ -69,6 +69,26 @@ def test_values_shaped_by_type() -> None:
     assert value["b"] == b"hi"
 
 
+@pytest.mark.parametrize(("fmt", "text", "expected"), [
+    # UnstructuredToVal (k8s.io/apiserver/pkg/cel/common/values.go): strfmt.ParseDuration for durations,
+    # time.Parse("2006-01-02") for dates, strfmt.ParseDateTime (kube-openapi time.go) for date-times
+    ("duration", "1 day", duration_pb2.Duration(seconds=86400)),
+    ("duration", "2 weeks 3d", duration_pb2.Duration(seconds=17 * 86400)),
+    ("duration", "90 minutes", duration_pb2.Duration(seconds=5400)),
+    ("duration", "soon", "soon"),
+    ("date", "2020-02-29", timestamp_pb2.Timestamp(seconds=1582934400)),
+    ("date-time", "2020-01-01T01:00:00+01:00", timestamp_pb2.Timestamp(seconds=1577836800)),
+    ("date-time", "2020-01-01T00:00:00", timestamp_pb2.Timestamp(seconds=1577836800)),
+    ("date-time", "2020-01-01T00:00:00.123456789123Z", timestamp_pb2.Timestamp(seconds=1577836800, nanos=123456789)),
+    ("date-time", "", timestamp_pb2.Timestamp(seconds=-62135596800)),
+    ("date-time", "2020-01-01t00:00:00z", "2020-01-01t00:00:00z"),
+    ("date-time", "2020-01-01 00:00:00Z", "2020-01-01 00:00:00Z"),
+])
+def test_string_formats_as_the_apiserver_converts_them(fmt: str, text: str, expected: object) -> None:
+    s = new_structural({"type": "object", "properties": {"v": {"type": "string", "format": fmt}}})
+    assert to_cel({"v": text}, schema_decl_type(s, False))["v"] == expected
+
+
 @pytest.mark.parametrize(("text", "nanos"), [
     ("0", 0), ("1h30m", 5_400_000_000_000), ("1.5s", 1_500_000_000), ("-300ms", -300_000_000),
     ("2us", 2000), ("1 hour", None), ("", None), ("5", None),

@@ -240,16 +240,26 @@ def _stored_converter(old: Document, stored: ServedVersion, served: ServedVersio
     if stored.version == served.version or registry is None:
         return NoneConverter()
     if (stored.group, stored.version, stored.kind) not in registry.versions:
-        raise ConversionError(f"request to convert CR from an invalid group/version: {old.api_version}")
-    from crdtool.convert.crd import crd_infos
-
-    info = crd_infos(registry).get((served.group, served.kind))
+        raise ConversionError(f"request to convert CR from an invalid group/version: {old.api_version or ''}")
+    info = _crd_infos(registry).get((served.group, served.kind))
     if info is not None and info.strategy != "None":
         line = old.locate(())
         raise InputError(old.source, f"the stored object is in {old.api_version}, and the CustomResourceDefinition "
                          f"{info.name} converts it to {served.version} through a webhook: convert it first (crdtool "
                          f"convert --to {served.version}) and give the result as --old", *(line or ()))
     return NoneConverter()
+
+
+#: The conversion settings of the last registry's CRDs (decoded once for all its stored objects).
+_last_infos: list[tuple[Registry, dict]] = []
+
+
+def _crd_infos(registry: Registry) -> dict:
+    from crdtool.convert.crd import crd_infos
+
+    if not _last_infos or _last_infos[0][0] is not registry:
+        _last_infos[:] = [(registry, crd_infos(registry))]
+    return _last_infos[0][1]
 
 
 def sent_status(served: ServedVersion, namespace: str | None) -> str | None:

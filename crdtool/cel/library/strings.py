@@ -16,7 +16,7 @@ from cel_expr_python import cel
 
 from crdtool.cel.library.functions import Library
 from crdtool.cel.library.lists import index_of, last_index_of
-from crdtool.model.gofmt import go_float_e, go_float_f, go_float_g
+from crdtool.model.gofmt import go_float_f, go_float_g, x_text_float_e, x_text_float_f
 
 __all__ = ["library"]
 
@@ -203,13 +203,16 @@ def _clause(verb: str, value: Any, precision: int | None) -> str:
             raise ValueError("error during formatting: decimal clause can only be used on integers, was given double")
         return str(value)
     if verb in "fe":
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError("error during formatting: fixed-point clause can only be used on doubles, was given "
+        # cel-go's stringFormatter (strings versions below 4) prints through x/text's en_US printer: `%.<p>f`,
+        # and for `%.<p>e` the verb `%<p>e` (p a width there, the precision staying 6)
+        if value in ("NaN", "Infinity", "-Infinity"):
+            value = float(value)
+        if not isinstance(value, float):
+            clause = "fixed-point" if verb == "f" else "scientific"
+            raise ValueError(f"error during formatting: {clause} clause can only be used on doubles, was given "
                              + _kind(value))
         p = 6 if precision is None else precision
-        if math.isnan(value) or math.isinf(value):
-            return go_float_g(float(value))
-        return go_float_f(float(value), p) if verb == "f" else go_float_e(float(value), p)
+        return x_text_float_f(value, p) if verb == "f" else x_text_float_e(value, p)
     if verb in "boxX":
         if isinstance(value, bool) or not isinstance(value, (int, str, bytes)):
             name = "binary" if verb == "b" else "octal" if verb == "o" else "hex"

@@ -15,6 +15,8 @@ from crdtool.model.gofmt import (
     go_json_float,
     go_trim_space,
     go_value,
+    x_text_float_e,
+    x_text_float_f,
 )
 
 
@@ -110,3 +112,27 @@ def test_go_json_float_passes_encoding_jsons_marshal_float_checks():
             text = go_json_float(f)
             assert float(text) == f, text
             assert not any(bad.search(text) for bad in _JSON_BAD), (f, text)
+
+
+# cel-go's string.format `%f` and `%e` (strings versions below 4, the apiserver's 2) print through
+# golang.org/x/text/message in en_US: cases of google/cel-go v0.26.1 ext/formatting_test.go, and of
+# golang/text message/fmt_test.go and examples_test.go for grouping and the infinities.
+NNBSP = "\u202f"
+
+
+def test_x_text_float_f_is_the_en_us_printers_fixed_point():
+    assert [x_text_float_f(v, p) for v, p in [(1.2345, 3), (2.71828, 6), (4.5, 3), (1.0, 1), (NAN, 6), (INF, 6),
+                                             (-INF, 1)]] == [
+        "1.234", "2.718280", "4.500", "1.0", "NaN", "∞", "-∞"]
+    # en's decimal pattern #,##0.### groups the integer digits by thousands (examples_test: 123,456.78)
+    assert [x_text_float_f(v, 2) for v in (123456.78, -1234567.891, 999.999, 1e21)] == [
+        "123,456.78", "-1,234,567.89", "1,000.00", "1,000,000,000,000,000,000,000.00"]
+
+
+def test_x_text_float_e_is_the_en_us_printers_scientific_notation():
+    assert x_text_float_e(1052.032911275, 6) == f"1.052033{NNBSP}×{NNBSP}10⁰³"
+    assert x_text_float_e(2.71828, 6) == f"2.718280{NNBSP}×{NNBSP}10⁰⁰"
+    assert x_text_float_e(-0.00012) == f"-1.200000{NNBSP}×{NNBSP}10⁻⁰⁴"
+    assert x_text_float_e(1e100) == f"1.000000{NNBSP}×{NNBSP}10¹⁰⁰"
+    assert x_text_float_e(INF, 20) == " " * 19 + "∞" and x_text_float_e(-INF, 6) == "    -∞"  # fmt_test: %20e
+    assert x_text_float_e(1.5, 30) == " " * 15 + f"1.500000{NNBSP}×{NNBSP}10⁰⁰"  # padded to 30 characters

@@ -116,3 +116,36 @@ def test_a_rule_naming_more_list_properties_than_a_message_holds_is_noted(tmp_pa
     assert linted.exit_code == 0, linted.output
     assert "x-kubernetes-validations[0].rule: not checked: " in linted.output
     assert "(Message size exceeded maximum size of 65535 bytes)" in linted.output
+
+
+POLICY = """\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: wide-typo
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: ["example.com"]
+      apiVersions: ["v1"]
+      operations: ["CREATE"]
+      resources: ["widgets"]
+  validations:
+  - expression: "object.spec.nope == 'x'"
+"""
+
+
+def test_a_policy_is_type_checked_against_a_wide_kind_or_says_why_not(tmp_path: Path) -> None:
+    policy, wide, wider = tmp_path / "policy.yaml", tmp_path / "wide.json", tmp_path / "wider.json"
+    policy.write_text(POLICY)
+    wide.write_text(_crd(_strings(5000), ["true"]))
+    linted = run("lint", str(policy), str(wide))
+    assert linted.exit_code == 0, linted.output
+    assert "example.com/v1, Kind=Widget: ERROR: <input>:1:12: undefined field 'nope'" in linted.output
+    wider.write_text(_crd(_strings(70_000), ["true"]))
+    linted = run("lint", str(policy), str(wider))
+    assert linted.exit_code == 0, linted.output
+    assert "internal error" not in linted.output
+    assert (f"{policy}:6:3: note: spec.matchConstraints: not type-checked against example.com/v1, Kind=Widget: "
+            "the CEL engine crdtool uses declares object types as protobuf messages, and protobuf cannot declare "
+            "this one (Fields in message exceed the limit of 65535)") in linted.output

@@ -116,7 +116,8 @@ def check(policy: dict[str, Any], cluster: Cluster) -> TypeChecking:
         try:
             compilers.append(_compiler(spec, gvk, t, has_params, params))
         except UndeclarableError as err:
-            compilers.append(_undeclarable(gvk, err, out.notes))
+            _note_undeclarable(gvk, err, out.notes)
+            compilers.append(None)
     validations = spec.get("validations")
     for i, validation in enumerate(validations if isinstance(validations, list) else []):
         if not isinstance(validation, dict):
@@ -133,7 +134,8 @@ def check(policy: dict[str, Any], cluster: Cluster) -> TypeChecking:
                 try:
                     compiled = compiler.compile(expression, (ANY,), authorizer=True)
                 except UndeclarableError as err:
-                    compilers[k] = _undeclarable(gvk, err, out.notes)
+                    _note_undeclarable(gvk, err, out.notes)
+                    compilers[k] = None
                     continue
                 unchecked = unchecked or compiled.unsupported
                 if compiled.issues:
@@ -167,7 +169,7 @@ def _params(spec: dict[str, Any], cluster: Cluster, notes: list[Note]) -> tuple[
     return True, (_type_name(name), params) if params is not None else None
 
 
-def _undeclarable(gvk: GVK, err: Exception, notes: list[Note]) -> None:
+def _note_undeclarable(gvk: GVK, err: Exception, notes: list[Note]) -> None:
     """Note a kind whose object type the CEL engine cannot declare (crdtool.cel.protos): not type-checked."""
     notes.append(Note(_SPEC.child("matchConstraints"), f"not type-checked against {gvk_string(gvk)}: the CEL engine "
                       f"crdtool uses declares object types as protobuf messages, and protobuf cannot declare this one "

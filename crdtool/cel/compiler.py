@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from cel_expr_python import cel
 
 from crdtool.cel import checked_ast, cost, environment, library, list_semantics, unbounded
-from crdtool.cel.protos import SchemaTypes, build_schema_types
+from crdtool.cel.protos import SchemaTypes, UndeclarableError, build_schema_types, selectable_names
 from crdtool.cel.types import DeclType, DeclTypes, schema_decl_type
 from crdtool.model.gofmt import go_trim_space
 from crdtool.model.path import Path
@@ -143,9 +143,14 @@ def _compile(schema: Structural, is_resource_root: bool, store: Cache | None = N
     if compiled is None and store is not None and store.enabled:
         compiled = _stored_rules(store, stored_key, decl_type)
     if compiled is None:
-        types = build_schema_types(decl_type, library.descriptor_files())
-        max_cardinality = MAX_REQUEST_SIZE_BYTES // (decl_type.min_serialized_size + 1)
-        compiled = [_compile_rule(rule, schema, decl_type, types, max_cardinality) for rule in rules]
+        sources = [r.get(k) or "" for r in rules for k in ("rule", "messageExpression")]
+        try:
+            types = build_schema_types(decl_type, library.descriptor_files(), selectable_names(sources))
+        except UndeclarableError as err:
+            compiled = [_undeclarable(rule, decl_type, str(err)) for rule in rules]
+        else:
+            max_cardinality = MAX_REQUEST_SIZE_BYTES // (decl_type.min_serialized_size + 1)
+            compiled = [_compile_rule(rule, schema, decl_type, types, max_cardinality) for rule in rules]
     if store is not None and store.enabled and not store.holds(_STORE_NAMESPACE, stored_key):
         # Rules first compiled by lint (which keeps none) too: the next run's evaluation reads them.
         store.put(_STORE_NAMESPACE, stored_key, [_storable(r) for r in compiled])
@@ -181,6 +186,14 @@ def _stored_rules(store: Cache, key: bytes, decl_type: DeclType) -> list[Compile
     for rule in stored:
         rule.self_type = decl_type
     return stored
+
+
+def _undeclarable(rule: dict, decl_type: DeclType, limit: str) -> CompiledRule:
+    """A rule whose `self` type protobuf cannot declare (`limit`, its words): neither checked nor run."""
+    compilation = RuleCompilation(unsupported=True, unsupported_note=(
+        f"not checked: the CEL engine crdtool uses declares a rule's object types as protobuf messages, and "
+        f"protobuf cannot declare this one ({limit}), so the rules here are neither type-checked nor evaluated"))
+    return CompiledRule(rule, compilation, unsupported=True, self_type=decl_type)
 
 
 def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: SchemaTypes,

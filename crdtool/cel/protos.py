@@ -9,11 +9,22 @@ checker, a little more permissive than the apiserver's precise type there.
 Messages get neutral names (`crdtool.self<N>.T<i>`); `type_names` maps them back to the names the
 apiserver gives the same types (`selfType<N>`, `selfType<N>.spec`, `selfType<N>.spec.items.@idx`, ...)
 so that compile errors read as the apiserver's.
+
+protobuf, unlike the apiserver's DeclType, bounds a message: upb (protobuf's Python runtime) lays one
+out in at most 65535 bytes (16 per string field, 8 per list, map or message field) and, as protobuf's
+C++ descriptors do, takes at most 65535 fields; the C++ descriptors also refuse a field whose full name
+(`package.Message.field`) is longer than 21845 characters, which leaves every type of the file
+undeclared. So an object of more than `WIDE` properties declares only the fields the expressions can
+name (`selectable_names`; the checker looks fields up by the names an expression selects, so its
+answers are the same), its singular fields in one `oneof`, which shares their storage; a field whose
+name is too long for protobuf is declared only if an expression names it. What still cannot be
+declared is `UndeclarableError`.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -22,7 +33,7 @@ from google.protobuf import descriptor_pb2, descriptor_pool, duration_pb2, struc
 
 from crdtool.cel.types import DeclType
 
-__all__ = ["SchemaTypes", "base_pool_files", "build_schema_types"]
+__all__ = ["WIDE", "SchemaTypes", "UndeclarableError", "base_pool_files", "build_schema_types", "selectable_names"]
 
 _F = descriptor_pb2.FieldDescriptorProto
 _SCALARS = {
@@ -36,6 +47,20 @@ _CEL_SIMPLE = {"bool": cel.Type.BOOL, "int": cel.Type.INT, "double": cel.Type.DO
                "bytes": cel.Type.BYTES, "timestamp": cel.Type.TIMESTAMP, "duration": cel.Type.DURATION,
                "dyn": cel.Type.DYN}
 _counter = itertools.count(1)
+#: Objects with more properties than this are declared narrowed (see above); up to it any message fits.
+WIDE = 1024
+#: The longest full name protobuf's C++ descriptors take (measured with cel-expr-python 0.1.3).
+_MAX_FULL_NAME = 21845
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class UndeclarableError(Exception):
+    """An object type protobuf cannot declare even narrowed; the text names the limit."""
+
+
+def selectable_names(sources: Iterable[str]) -> frozenset[str]:
+    """Every name the expressions `sources` could select a field by: each identifier in their text."""
+    return frozenset(name for source in sources for name in _IDENTIFIER.findall(source))
 
 
 def base_pool_files() -> list[descriptor_pb2.FileDescriptorProto]:
@@ -64,8 +89,9 @@ class SchemaTypes:
 
 
 class _Builder:
-    def __init__(self, package: str) -> None:
+    def __init__(self, package: str, names: frozenset[str] | None) -> None:
         self.package = package
+        self.names = names
         self.file = descriptor_pb2.FileDescriptorProto(
             name=f"{package.replace('.', '/')}.proto", package=package, syntax="proto2",
             dependency=["google/protobuf/struct.proto", "google/protobuf/timestamp.proto",
@@ -79,11 +105,28 @@ class _Builder:
         full = f"{self.package}.{short}"
         self.type_names[full] = name
         msg = self.file.message_type.add(name=short)
-        camel_names = {_camel_case(n) for n in t.fields}
-        self.json_name_clash = self.json_name_clash or len(camel_names) < len(t.fields)
-        for number, (cel_name, f) in enumerate(t.fields.items(), start=1):
+        # The longest name a field (or a map field's entry: `FooEntry.value`) of this message can have.
+        longest = _MAX_FULL_NAME - len(f"{full}.Entry.value")
+        fields = {n: f for n, f in t.fields.items() if self._declares(n, len(t.fields), longest)}
+        camel_names = {_camel_case(n) for n in fields}
+        self.json_name_clash = self.json_name_clash or len(camel_names) < len(fields)
+        for number, (cel_name, f) in enumerate(fields.items(), start=1):
             self._field(msg, cel_name, number, f.type, f"{name}.{cel_name}")
+        singular = [proto for proto in msg.field if proto.label != _F.LABEL_REPEATED]
+        if len(fields) > WIDE and singular:
+            msg.oneof_decl.add(name="wide")
+            for proto in singular:
+                proto.oneof_index = 0
         return full
+
+    def _declares(self, cel_name: str, width: int, longest: int) -> bool:
+        """Whether a message of `width` fields declares the field `cel_name` (see the module's docstring)."""
+        named = self.names is None or cel_name in self.names
+        if len(cel_name) > longest:
+            if named:
+                raise UndeclarableError(f"a property name longer than {longest} characters")
+            return False
+        return named or width <= WIDE
 
     def _field(self, msg: descriptor_pb2.DescriptorProto, cel_name: str, number: int, t: DeclType,
                name: str) -> None:
@@ -147,12 +190,22 @@ def _map_entry_name(field_name: str) -> str:
     return "".join(out) + "Entry"
 
 
-def build_schema_types(t: DeclType, extra_files: Iterable[descriptor_pb2.FileDescriptorProto] = ()) -> SchemaTypes:
-    """Messages for every object type reachable from `t`, in a pool of their own (with `extra_files`)."""
+def build_schema_types(t: DeclType, extra_files: Iterable[descriptor_pb2.FileDescriptorProto] = (),
+                       names: frozenset[str] | None = None) -> SchemaTypes:
+    """Messages for every object type reachable from `t`, in a pool of their own (with `extra_files`).
+
+    `names`: the names the expressions checked against these types can select (`selectable_names`), to
+    narrow wide objects by; None: any. Raises UndeclarableError."""
     number = next(_counter)
-    builder = _Builder(f"crdtool.self{number}")
+    builder = _Builder(f"crdtool.self{number}", names)
     self_type = builder.cel_type(t, f"selfType{number}")
     pool = descriptor_pool.DescriptorPool()
-    for proto in [*base_pool_files(), *extra_files, builder.file]:
+    for proto in [*base_pool_files(), *extra_files]:
         pool.Add(proto)
+    try:
+        pool.Add(builder.file)
+    except TypeError as err:  # "Couldn't build proto file into descriptor pool: Error building mini table: ..."
+        if "mini table" not in str(err):
+            raise
+        raise UndeclarableError(str(err).rpartition(": ")[2]) from None
     return SchemaTypes(self_type, pool, builder.type_names, builder.json_name_clash)

@@ -9,21 +9,22 @@ resources coerced, their malformed metadata dropped), a missing generation repai
 defaulted with that same schema. `coerce_to` is what the converter wrapper does after converting:
 prune with the target version's schema and coerce the metadata again (now without dropping: what
 does not fit is an error). The target version's defaults are not applied on this path.
+`read_stored` is the whole read of a stored object in a requested version (an update's old object).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from crdtool.convert.review import ConversionError
+from crdtool.convert.review import ConversionError, gv_text
 from crdtool.model.jsonvalue import json_copy
 from crdtool.schema.defaulting import algorithm as defaulting
 from crdtool.schema.objectmeta import coerce as objectmeta
 from crdtool.schema.pruning import algorithm as pruning
 from crdtool.schema.structural.structural import Structural
 
-__all__ = ["Decoded", "coerce_to", "decode_stored", "object_meta_dropping"]
+__all__ = ["Decoded", "coerce_to", "decode_stored", "object_meta_dropping", "read_stored"]
 
 
 @dataclass
@@ -35,6 +36,8 @@ class Decoded:
     defaulted: list[str] = field(default_factory=list)
 
 
+class _Converter(Protocol):
+    def convert(self, objects: list[dict], desired: tuple[str, str]) -> list[dict | ConversionError]: ...
 
 
 def object_meta_dropping(meta: Any) -> dict:
@@ -74,3 +77,20 @@ def coerce_to(obj: dict, schema: Structural | None, kind: str, version: str) -> 
         raise ConversionError(problem)
     return pruned
 
+
+def read_stored(data: dict, stored: Structural | None, target: Structural | None, kind: str,
+                desired: tuple[str, str], converter: _Converter) -> Decoded:
+    """The object stored as `data` (in its own apiVersion, whose schema is `stored`) as a request to the
+    version `desired` (group, version) reads it, as the storage codec does: `decode_stored`, then, if
+    it is in another version, the CRD's `converter`, then `coerce_to` with the `target` schema.
+    ConversionError when any step fails."""
+    decoded = decode_stored(data, stored)
+    obj = decoded.obj
+    if obj.get("apiVersion") != gv_text(*desired):
+        result = converter.convert([obj], desired)[0]
+        if isinstance(result, ConversionError):
+            raise result
+        obj = result
+    decoded.pruned += coerce_to(obj, target, kind, desired[1])
+    decoded.obj = obj
+    return decoded

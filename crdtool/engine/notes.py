@@ -34,7 +34,7 @@ class UnsupportedRules:
         for i, compilation in enumerate(results):
             rule_path = request.path.child("x-kubernetes-validations").index(i)
             if compilation.unsupported:
-                self.notes.append(Note(rule_path.child("rule"), TOO_DEEP))
+                self.notes.append(Note(rule_path.child("rule"), compilation.unsupported_note or TOO_DEEP))
             if compilation.message_expression_unsupported:
                 self.notes.append(Note(rule_path.child("messageExpression"), TOO_DEEP_MESSAGE))
         return results

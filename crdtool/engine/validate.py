@@ -177,7 +177,7 @@ def process(doc: Document, served: ServedVersion, request: Request, old: Documen
             return result
     ctx = served.context
     rules = _rule_validator(ctx, served.store)
-    old_obj = _decoded_old(old, served, request) if old is not None else None
+    old_obj = _decoded_old(old, served, registry) if old is not None else None
     attributes = None
     if chain and result.strict_status is None:  # a strict decoding error is answered before admission
         from crdtool.engine import admit
@@ -211,15 +211,55 @@ def process(doc: Document, served: ServedVersion, request: Request, old: Documen
     return result
 
 
-def _decoded_old(old: Document, served: ServedVersion, request: Request) -> dict | None:
-    """The stored object an update replaces, decoded as the apiserver stored it; one that cannot be
-    decoded is the user's input error, not an answer of the apiserver."""
-    old_result = Result(document=old, kind=old.kind, name=old.name)
-    old_obj = _decode(old, served, request, old_result, "validate")
-    if old_obj is None:
+def _decoded_old(old: Document, served: ServedVersion, registry: Registry | None) -> dict:
+    """The stored object an update replaces, as the apiserver reads it from storage in the request's
+    version: decoded with the schema of the version it is stored in (its own apiVersion; malformed
+    metadata dropped, pruned, defaulted), converted, then pruned with the request version's schema
+    (crdtool.convert.stored.read_stored). One that cannot be read is the user's input error, not an
+    answer of the apiserver."""
+    from crdtool.convert.review import ConversionError
+    from crdtool.convert.stored import read_stored
+
+    stored = decoding_version(old, served, registry)
+    try:
+        converter = _stored_converter(old, stored, served, registry)
+        return read_stored(old.data, stored.structural, served.structural, served.kind,
+                           (served.group, served.version), converter).obj
+    except ConversionError as err:
         line = old.locate(())
-        raise InputError(old.source, f"the stored object cannot be decoded: {old_result.status}", *(line or ()))
-    return old_obj
+        raise InputError(old.source, f"the stored object cannot be decoded: {err}", *(line or ())) from None
+
+
+def _stored_converter(old: Document, stored: ServedVersion, served: ServedVersion, registry: Registry | None) -> Any:
+    """The converter reading a stored object of `stored`'s version in `served`'s: the CRD's None strategy
+    (the apiVersion rewritten); a version the CRD does not have is the converter's error, and a webhook,
+    which crdtool does not call here, the user's input error."""
+    from crdtool.convert.none import NoneConverter
+    from crdtool.convert.review import ConversionError
+
+    if stored.version == served.version or registry is None:
+        return NoneConverter()
+    if (stored.group, stored.version, stored.kind) not in registry.versions:
+        raise ConversionError(f"request to convert CR from an invalid group/version: {old.api_version or ''}")
+    info = _crd_infos(registry).get((served.group, served.kind))
+    if info is not None and info.strategy != "None":
+        line = old.locate(())
+        raise InputError(old.source, f"the stored object is in {old.api_version}, and the CustomResourceDefinition "
+                         f"{info.name} converts it to {served.version} through a webhook: convert it first (crdtool "
+                         f"convert --to {served.version}) and give the result as --old", *(line or ()))
+    return NoneConverter()
+
+
+#: The conversion settings of the last registry's CRDs (decoded once for all its stored objects).
+_last_infos: list[tuple[Registry, dict]] = []
+
+
+def _crd_infos(registry: Registry) -> dict:
+    from crdtool.convert.crd import crd_infos
+
+    if not _last_infos or _last_infos[0][0] is not registry:
+        _last_infos[:] = [(registry, crd_infos(registry))]
+    return _last_infos[0][1]
 
 
 def sent_status(served: ServedVersion, namespace: str | None) -> str | None:

@@ -3,6 +3,9 @@
 The apiserver builds its texts with Go's fmt and encoding/json; these functions give
 the same characters from Python values: `%q` (strconv.Quote), `%v` of numbers and
 booleans, and json.Marshal (sorted map keys, HTML-safe escapes, Go's float format).
+Every float64 Go renders is rendered here: `%v`/`%g` (go_float_g), `%f`/`%.Nf` and
+FormatFloat 'f' (go_float_f), `%e` (go_float_e), encoding/json (go_json_float), and
+golang.org/x/text/message's localized `%f` and `%e` (x_text_float_f, x_text_float_e).
 """
 
 from __future__ import annotations
@@ -83,6 +86,56 @@ def go_float_g(f: float) -> str:
         mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
         return sign + mant + _exp_suffix(exp)
     return sign + _fixed(digits, dp)
+
+
+def go_float_f(f: float, prec: int = -1) -> str:
+    """strconv.FormatFloat(f, 'f', prec, 64), which `%.<prec>f` prints too (`%f`: prec 6); prec -1: the
+    fewest digits that read back as f, never an exponent (cel-go's durations: `1.5s`)."""
+    if math.isnan(f):
+        return "NaN"
+    if math.isinf(f):
+        return "+Inf" if f > 0 else "-Inf"
+    if prec >= 0:
+        return f"{f:.{prec}f}"  # Python's fixed notation rounds the exact binary value as Go's does
+    if f == 0:
+        return "-0" if math.copysign(1, f) < 0 else "0"
+    digits, dp = _shortest_digits(f)
+    return ("-" if f < 0 else "") + _fixed(digits, dp)
+
+
+def go_float_e(f: float, prec: int = 6) -> str:
+    """`%.<prec>e` of a float64 (strconv.FormatFloat(f, 'e', prec, 64)): a two-digit exponent at least."""
+    if math.isnan(f) or math.isinf(f):
+        return go_float_f(f)
+    return f"{f:.{prec}e}"  # Python's exponent has Go's sign and two digits at least
+
+
+_SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+
+
+def x_text_float_f(f: float, prec: int = 6) -> str:
+    """golang.org/x/text/message's `%.<prec>f` for en-US (cel-go's string.format `%f`): Go's digits, the
+    integer part grouped by thousands (`1,234.500000`), `∞` and `-∞` for the infinities, no sign on -0."""
+    if math.isnan(f):
+        return "NaN"
+    if math.isinf(f):
+        return "∞" if f > 0 else "-∞"
+    whole, dot, fraction = go_float_f(abs(f), prec).partition(".")
+    return ("-" if f < 0 else "") + f"{int(whole):,}" + dot + fraction
+
+
+def x_text_float_e(f: float, width: int = 0) -> str:
+    """golang.org/x/text/message's `%<width>e` for en-US (cel-go's string.format `%e`): six decimals and a
+    superscript power of ten, two digits at least (`2.718280 × 10⁰⁰`, narrow no-break spaces around ×),
+    padded with spaces to `width` characters."""
+    if math.isnan(f) or math.isinf(f):
+        text = x_text_float_f(f)
+    else:
+        mantissa, _, exponent = go_float_e(abs(f)).partition("e")
+        power = int(exponent)
+        text = (("-" if f < 0 else "") + mantissa + "\u202f\u00d7\u202f10" + ("\u207b" if power < 0 else "")
+                + f"{abs(power):02d}".translate(_SUPERSCRIPT_DIGITS))
+    return text.rjust(width)
 
 
 def _fixed(digits: str, dp: int) -> str:

@@ -7,8 +7,10 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -42,21 +44,54 @@ def _environment() -> dict[str, str]:
     return env
 
 
+#: A server the README starts (`--serve PORT`), and the places its port is named.
+SERVE = re.compile(r"--serve (\d+)\b")
+
+
+def _free_port() -> int:
+    """A port no one listens on now (bound to 0, then released for the server to take)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _own_ports(text: str, ports: dict[str, int]) -> str:
+    """`text` with each of the README's fixed ports replaced by this run's own."""
+    for fixed, free in ports.items():
+        text = re.sub(rf"(?<=--serve ){fixed}\b|(?<=127\.0\.0\.1:){fixed}\b", str(free), text)
+    return text
+
+
 def _run_block(commands: list[str]) -> list[tuple[str, int, str]]:
-    """Run one block's commands in order; a block that starts a server (`&`) runs as one script."""
+    """Run one block's commands in order; a block that starts a server (`&`) runs as one script.
+
+    Runs of the tests at the same time must not meet: each block's `/tmp/` files are in a folder of its
+    own, and a block with servers runs them on free ports, from a copy of the fixtures naming those
+    ports (the pizza CRD's webhook URL) where the README names its fixed ones."""
     env = _environment()
-    if any(c.endswith("&") for c in commands):
-        script = "set -e\ntrap 'kill $(jobs -p) 2>/dev/null' EXIT\n" + "\n".join(
-            f"{c}\nsleep 1" if c.endswith("&") else c for c in commands[:-1]) + f"\n{commands[-1]}\n"
-        done = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-        return [(commands[-1], done.returncode, done.stdout + done.stderr)]
-    out = []
-    for command in commands:
-        command = command.removeprefix("pip install . && ")
-        done = subprocess.run(["bash", "-c", command], cwd=ROOT, env=env, capture_output=True, text=True,
-                              timeout=120)
-        out.append((command, done.returncode, done.stdout + done.stderr))
-    return out
+    with tempfile.TemporaryDirectory(prefix="crdtool-readme-") as tmp:
+        commands = [c.replace("/tmp/", f"{tmp}/") for c in commands]
+        if any(c.endswith("&") for c in commands):
+            ports = {port: _free_port() for c in commands for port in SERVE.findall(c)}
+            shutil.copytree(ROOT / "fixtures", Path(tmp) / "fixtures")
+            for path in (Path(tmp) / "fixtures").rglob("*"):
+                if path.is_file() and path.suffix in (".yaml", ".py"):
+                    text = path.read_text(encoding="utf-8")
+                    if _own_ports(text, ports) != text:
+                        path.write_text(_own_ports(text, ports), encoding="utf-8")
+            commands = [_own_ports(c, ports) for c in commands]
+            script = "set -e\ntrap 'kill $(jobs -p) 2>/dev/null' EXIT\n" + "\n".join(
+                f"{c}\nsleep 1" if c.endswith("&") else c for c in commands[:-1]) + f"\n{commands[-1]}\n"
+            done = subprocess.run(["bash", "-c", script], cwd=tmp, env=env, capture_output=True, text=True,
+                                  timeout=120)
+            return [(commands[-1], done.returncode, done.stdout + done.stderr)]
+        out = []
+        for command in commands:
+            command = command.removeprefix("pip install . && ")
+            done = subprocess.run(["bash", "-c", command], cwd=ROOT, env=env, capture_output=True, text=True,
+                                  timeout=120)
+            out.append((command, done.returncode, done.stdout + done.stderr))
+        return out
 
 
 def test_the_readme_has_examples_for_every_subcommand() -> None:
@@ -87,3 +122,29 @@ def test_every_readme_example_runs_and_gives_a_verdict() -> None:
         allowed = (0,) if re.search(r"crdtool (explain|columns) ", command) else (0, 1)
         assert code in allowed, f"{command}\nexit {code}\n{output}"
         assert "Traceback" not in output and "internal error" not in output, f"{command}\n{output}"
+
+
+@pytest.mark.skipif(shutil.which("crdtool", path=os.path.dirname(sys.executable)) is None
+                    or shutil.which("openssl") is None, reason="needs crdtool installed and openssl")
+def test_readme_servers_run_while_another_run_holds_the_readmes_ports() -> None:
+    blocks = [b for b in _blocks() if any(c.endswith("&") for c in b)]
+    ports = {int(port) for block in blocks for c in block for port in SERVE.findall(c)}
+    assert blocks and ports  # the webhook examples serve on fixed ports
+    held = []
+    for port in ports:  # as another run of these tests would (a port taken already is taken all the same)
+        sock = socket.socket()
+        try:
+            sock.bind(("127.0.0.1", port))
+            sock.listen()
+            held.append(sock)
+        except OSError:
+            sock.close()
+    try:
+        with ThreadPoolExecutor(len(blocks)) as pool:
+            runs = [run for block_runs in pool.map(_run_block, blocks) for run in block_runs]
+    finally:
+        for sock in held:
+            sock.close()
+    for command, code, output in runs:
+        assert code in (0, 1), f"{command}\nexit {code}\n{output}"
+        assert "Traceback" not in output, output

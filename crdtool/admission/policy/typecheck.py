@@ -108,9 +108,16 @@ def check(policy: dict[str, Any], cluster: Cluster) -> TypeChecking:
     if not kinds:
         return out
     from crdtool.cel.admission import ANY
+    from crdtool.cel.protos import UndeclarableError
 
     has_params, params = _params(spec, cluster, out.notes)
-    compilers = [_compiler(spec, gvk, t, has_params, params) for gvk, t in kinds]
+    compilers: list[Any] = []
+    for gvk, t in kinds:
+        try:
+            compilers.append(_compiler(spec, gvk, t, has_params, params))
+        except UndeclarableError as err:
+            _note_undeclarable(gvk, err, out.notes)
+            compilers.append(None)
     validations = spec.get("validations")
     for i, validation in enumerate(validations if isinstance(validations, list) else []):
         if not isinstance(validation, dict):
@@ -121,8 +128,15 @@ def check(policy: dict[str, Any], cluster: Cluster) -> TypeChecking:
                 continue
             path = _SPEC.child("validations").index(i).child(name)
             messages, unchecked = [], False
-            for (gvk, _), compiler in zip(kinds, compilers, strict=True):
-                compiled = compiler.compile(expression, (ANY,), authorizer=True)
+            for k, ((gvk, _), compiler) in enumerate(zip(kinds, compilers, strict=True)):
+                if compiler is None:
+                    continue
+                try:
+                    compiled = compiler.compile(expression, (ANY,), authorizer=True)
+                except UndeclarableError as err:
+                    _note_undeclarable(gvk, err, out.notes)
+                    compilers[k] = None
+                    continue
                 unchecked = unchecked or compiled.unsupported
                 if compiled.issues:
                     messages.append(f"{gvk_string(gvk)}: {compiled.issues}\n")
@@ -153,6 +167,13 @@ def _params(spec: dict[str, Any], cluster: Cluster, notes: list[Note]) -> tuple[
         notes.append(Note(_SPEC.child("paramKind"), f"type-checked with params as dyn: {err}"))
         return True, None
     return True, (_type_name(name), params) if params is not None else None
+
+
+def _note_undeclarable(gvk: GVK, err: Exception, notes: list[Note]) -> None:
+    """Note a kind whose object type the CEL engine cannot declare (crdtool.cel.protos): not type-checked."""
+    notes.append(Note(_SPEC.child("matchConstraints"), f"not type-checked against {gvk_string(gvk)}: the CEL engine "
+                      f"crdtool uses declares object types as protobuf messages, and protobuf cannot declare this one "
+                      f"({err})"))
 
 
 def _compiler(spec: dict[str, Any], gvk: GVK, object_type: DeclType | None, has_params: bool,

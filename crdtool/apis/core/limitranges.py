@@ -19,6 +19,7 @@ from typing import Any
 from crdtool.apis.core.resources import is_overcommit_allowed, validate_container_resource_name, validate_resource_name
 from crdtool.apis.quantity import quantity_value
 from crdtool.model.errors import FieldError, TypedString
+from crdtool.model.gofmt import go_float_f
 from crdtool.model.path import Path
 from crdtool.schema.apimachinery.names import is_qualified_name
 
@@ -137,7 +138,7 @@ def _validate_bounds(name: str, q: dict[str, Any], at: Path) -> list[FieldError]
         ratio_f, limit = _ratio_and_limit(v["maxLimitRequestRatio"], v["min"], v["max"])
         if ratio_f > limit:
             errs.append(FieldError.invalid(path("maxLimitRequestRatio"), _bad(ratio),
-                                           f"ratio {_text(ratio)} is greater than max/min = {_go_f(limit)}"))
+                                           f"ratio {_text(ratio)} is greater than max/min = {go_float_f(limit, 6)}"))
     both_defaults = "default" in v and "defaultRequest" in v
     if not is_overcommit_allowed(name) and both_defaults and v["default"] != v["defaultRequest"]:
         errs.append(FieldError.invalid(path("defaultRequest"), _bad(request),
@@ -158,10 +159,3 @@ def _ratio_and_limit(ratio: Fraction, lo: Fraction, hi: Fraction) -> tuple[float
     if lo_v == 0:
         return ratio_f, math.nan if hi_v == 0 else math.copysign(math.inf, hi_v)
     return ratio_f, float(hi_v) / float(lo_v)
-
-
-def _go_f(value: float) -> str:
-    """fmt's %f of a float64 (infinities as Go spells them)."""
-    if math.isinf(value):
-        return "+Inf" if value > 0 else "-Inf"
-    return f"{value:f}"

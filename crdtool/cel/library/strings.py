@@ -16,6 +16,7 @@ from cel_expr_python import cel
 
 from crdtool.cel.library.functions import Library
 from crdtool.cel.library.lists import index_of, last_index_of
+from crdtool.model.gofmt import go_float_f, go_float_g, x_text_float_e, x_text_float_f
 
 __all__ = ["library"]
 
@@ -141,7 +142,10 @@ def _as_string(value: Any, nested: bool = False) -> str:
     if isinstance(value, bytes):
         return _quote(value.decode("utf-8", "replace")) if nested else value.decode("utf-8", "replace")
     if isinstance(value, float):
-        return _format_double(value)
+        if not nested:
+            return go_float_g(value)  # the double converted to a string: fmt's %g
+        # in a list or map, cel-go's clause for a double: %.6f, quoted where it is no number literal
+        return go_float_f(value, 6) if math.isfinite(value) else _quote(go_float_g(value))
     if isinstance(value, list):
         return "[" + ", ".join(_as_string(v, True) for v in value) + "]"
     if isinstance(value, dict):
@@ -151,17 +155,8 @@ def _as_string(value: Any, nested: bool = False) -> str:
         return value.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S") + (
             f".{value.microsecond:06d}".rstrip("0") if value.microsecond else "") + "Z"
     if isinstance(value, datetime.timedelta):
-        seconds = value.total_seconds()
-        return f"{seconds:g}s" if seconds != int(seconds) else f"{int(seconds)}s"
+        return go_float_f(value.total_seconds()) + "s"  # cel-go: FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
     return str(value)
-
-
-def _format_double(value: float) -> str:
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "+Inf" if value > 0 else "-Inf"
-    return repr(value).removesuffix(".0") if value == int(value) and abs(value) < 1e21 else repr(value)
 
 
 def _format(template: str, args: list[Any]) -> str:
@@ -204,17 +199,20 @@ def _clause(verb: str, value: Any, precision: int | None) -> str:
                              + _kind(value))
         if isinstance(value, float):
             if math.isnan(value) or math.isinf(value):
-                return _format_double(value)
+                return go_float_g(value)
             raise ValueError("error during formatting: decimal clause can only be used on integers, was given double")
         return str(value)
     if verb in "fe":
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError("error during formatting: fixed-point clause can only be used on doubles, was given "
+        # cel-go's stringFormatter (strings versions below 4) prints through x/text's en_US printer: `%.<p>f`,
+        # and for `%.<p>e` the verb `%<p>e` (p a width there, the precision staying 6)
+        if value in ("NaN", "Infinity", "-Infinity"):
+            value = float(value)
+        if not isinstance(value, float):
+            clause = "fixed-point" if verb == "f" else "scientific"
+            raise ValueError(f"error during formatting: {clause} clause can only be used on doubles, was given "
                              + _kind(value))
         p = 6 if precision is None else precision
-        if math.isnan(value) or math.isinf(value):
-            return _format_double(float(value))
-        return f"{float(value):.{p}{verb}}"
+        return x_text_float_f(value, p) if verb == "f" else x_text_float_e(value, p)
     if verb in "boxX":
         if isinstance(value, bool) or not isinstance(value, (int, str, bytes)):
             name = "binary" if verb == "b" else "octal" if verb == "o" else "hex"

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from crdtool.model.errors import FieldError, TypedString
-from crdtool.model.gofmt import go_trim_space
+from crdtool.model.gofmt import go_float_f, go_trim_space
 from crdtool.model.path import Path
 from crdtool.schema.crd.gostruct import schema_props, validation_rule
 from crdtool.schema.crd.options import ValidationOptions
@@ -95,6 +95,8 @@ class RuleCompilation:
     #: checked nor run here.
     unsupported: bool = False
     message_expression_unsupported: bool = False
+    #: Why the rule is unsupported, when not for nesting too deep (the note's text).
+    unsupported_note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,9 +152,9 @@ def cost_error_message(cost_name: str, cost: int, limit: int) -> str:
     if factor > 100.0:
         shown = "more than 100x"
     elif factor < 1.5:
-        shown = f"{factor:f}x"
+        shown = f"{go_float_f(factor, 6)}x"
     else:
-        shown = f"{factor:.1f}x"
+        shown = f"{go_float_f(factor, 1)}x"
     return (f"{cost_name} exceeds budget by factor of {shown} (try simplifying the rule, or adding maxItems, "
             "maxProperties, and maxLength where arrays, maps, and strings are declared)")
 

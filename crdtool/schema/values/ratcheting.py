@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from crdtool.model.gofmt import go_quote
+from crdtool.model.gofmt import go_float_f, go_quote
 from crdtool.model.jsonvalue import deep_equal
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def _map_list_key(element: Any, keys: list[str]) -> Any:
         if t is bool:
             parts.append("true" if x else "false")
         elif t is float:
-            parts.append(f"{x:f}")
+            parts.append(go_float_f(x, 6))
         elif t is int:
             parts.append(str(x))
         else:

@@ -164,6 +164,10 @@ def test_dynamic_receivers(expr: str) -> None:
     ("[1, 2].slice(2, 1)", "cannot slice(2, 1), start index must be less than or equal to end index"),
     ("'abc'.substring(4)", "index out of range: 4"),
     ("'abc'.find('(')", "Illegal regex"),
+    # cel-go v0.26.1 ext/formatting_test.go: %f and %e take doubles (and the strings NaN, Infinity, -Infinity)
+    ("'%f'.format([dyn(1)])", "error during formatting: fixed-point clause can only be used on doubles, was given int"),
+    ("'%e'.format([dyn(null)])",
+     "error during formatting: scientific clause can only be used on doubles, was given null_type"),
 ])
 def test_runtime_errors_carry_go_texts(expr: str, message: str) -> None:
     assert message in error_text(expr)

@@ -371,6 +371,30 @@ def test_stored_objects_are_read_as_the_storage_decoder_reads_them() -> None:
         stored.decode_stored({**data, "metadata": "x"}, schema)
 
 
+def test_a_stored_object_is_read_in_another_version_defaulted_by_its_own_schema() -> None:
+    from crdtool.convert.none import NoneConverter
+
+    v1 = new_structural({"type": "object", "properties": {"spec": {"type": "object", "properties": {
+        "size": {"type": "string", "default": "S"}, "old": {"type": "string"}}}}})
+    v2 = new_structural({"type": "object", "properties": {"spec": {"type": "object", "properties": {
+        "size": {"type": "string", "default": "L"}}}}})
+    data = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}, "spec": {"old": "x"}}
+    read = stored.read_stored(data, v1, v2, "Widget", ("example.com", "v2"), NoneConverter())
+    assert read.obj == {"apiVersion": "example.com/v2", "kind": "Widget", "metadata": {"name": "w", "generation": 1},
+                        "spec": {"size": "S"}}
+    assert read.defaulted == ["spec.size"] and read.pruned == ["spec.old"]
+    same = stored.read_stored({**data, "apiVersion": "example.com/v2"}, v2, v2, "Widget", ("example.com", "v2"),
+                              NoneConverter())
+    assert same.obj["spec"] == {"size": "L"} and same.pruned == ["spec.old"]
+
+    class Failing:
+        def convert(self, objects: list[dict], desired: tuple[str, str]) -> list:
+            return [review.ConversionError("conversion webhook failed")]
+
+    with pytest.raises(review.ConversionError, match="^conversion webhook failed$"):
+        stored.read_stored(data, v1, v2, "Widget", ("example.com", "v2"), Failing())
+
+
 def test_round_trip_losses() -> None:
     before = {"apiVersion": "v1", "spec": {"a": 1, "b": [1, 2, 3], "c": {"d": True}, "e": 1}}
     after = {"apiVersion": "v2", "spec": {"a": 1.0, "b": [1, 3], "c": {}, "e": True, "new": 1}}

@@ -102,6 +102,12 @@ class CheckedAst:
     source_info: bytes = b""
     _positions: dict[int, int] | None = field(default=None, repr=False, compare=False)
 
+    @classmethod
+    def assembled(cls, root: Node, types: dict[int, tuple], overloads: dict[int, list[str]],
+                  references: dict[int, str], positions: dict[int, int]) -> CheckedAst:
+        """A tree put together from others (crdtool.cel.deep's pieces), its positions already known."""
+        return cls(root, types, overloads, references, _positions=positions)
+
     @property
     def positions(self) -> dict[int, int]:
         """Node id -> code point offset in the source."""

@@ -234,8 +234,8 @@ def stitch(ast: checked_ast.CheckedAst, prefix: str, pieces: dict[int, checked_a
            ) -> checked_ast.CheckedAst:
     """One tree of the original shape: each call `<prefix><k>(...)` in `ast` replaced by the tree of
     piece k (itself stitched already), node ids renumbered apart."""
-    merged = checked_ast.CheckedAst(ast.root, dict(ast.types), dict(ast.overloads), dict(ast.references),
-                                    dict(ast.positions))
+    merged = checked_ast.CheckedAst.assembled(ast.root, dict(ast.types), dict(ast.overloads), dict(ast.references),
+                                              dict(ast.positions))
     next_id = max([0, *ast.types, *ast.positions, *ast.overloads, *ast.references]) + 1
     pattern = re.compile(re.escape(prefix) + r"(\d+)")
 
@@ -373,7 +373,8 @@ def check(source: str, variables: dict[str, cel.Type], make_env: EnvMaker, compi
         if issues or ast is None or checked is None:
             return None, None, issues
         if shift:
-            ast.positions = {k: v - shift for k, v in ast.positions.items()}
+            ast = checked_ast.CheckedAst.assembled(ast.root, ast.types, ast.overloads, ast.references,
+                                                   {k: v - shift for k, v in ast.positions.items()})
         pieces = {}
         for c in piece.children:
             child_ast = inner[c.number][0]

@@ -47,9 +47,10 @@ _RECURSION_SAFE_DEPTH = MAX_DEPTH // 3
 _LIBYAML_NESTING = MAX_DEPTH + 2048
 #: Text that cannot nest this deep before libyaml's error has a syntax error; deeper, it may be libyaml's own limit.
 _PARSER_LIMIT_FLOOR = 100
-#: Flow nesting from which the linear JSON composer outpaces libyaml, whose scanner's work for each
-#: token grows with the depth (measured: about even at 100 levels).
-_LINEAR_FLOW_DEPTH = 100
+#: Flow nesting from which JSON is composed by the linear composer rather than libyaml, whose scanner's
+#: work for each token grows with the depth (measured: even at about 300 levels for one composition; a
+#: stream whose positions are asked for is composed twice by libyaml, once by the linear composer).
+_LINEAR_FLOW_DEPTH = 200
 _PLAIN = PLAIN_TAG
 _STR = STR_TAG
 _MAP = MAP_TAG

@@ -3,9 +3,9 @@
 The built-in kinds' types as kube-apiserver 1.36 decodes them: for every OpenAPI definition (keyed by
 Go type name, e.g. io.k8s.api.apps.v1.DeploymentSpec), its Go struct fields in Go's order with their
 json names, Go types as reflect prints them (`*int32` is `int32`, `[]v1.Container`, `v1.PullPolicy`),
-pointer and omitempty tags, and the OpenAPI facts decoding, defaulting, explain and validation need
-(format, required, list type and map keys, patch strategy, enum). Descriptions, needed only by
-`explain`, go to a second file.
+pointer and omitempty tags, and the OpenAPI facts decoding, defaulting, explain, validation and
+structured merge need (format, required, list type and map keys, patch strategy, map type of a field
+and of a type, enum). Descriptions, needed only by `explain`, go to a second file.
 
 Two public sources, both at the 1.36.0 release:
 - the Go types: k8s.io/api, k8s.io/apimachinery and k8s.io/kube-aggregator (APIService; git
@@ -379,6 +379,8 @@ class Generator:
         entry["fields"] = fields
         if schema.get("required"):
             entry["required"] = schema["required"]
+        if "x-kubernetes-map-type" in schema:  # +structType / +mapType of the type itself
+            entry["mapType"] = schema["x-kubernetes-map-type"]
         gvk = schema.get("x-kubernetes-group-version-kind")
         if gvk:
             entry["gvk"] = [[g["group"], g["version"], g["kind"]] for g in gvk]

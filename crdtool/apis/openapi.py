@@ -4,7 +4,8 @@
 k8s.io/apimachinery v0.36.0 and the 1.36 OpenAPI) holds each OpenAPI definition, keyed by Go type name
 (`io.k8s.api.apps.v1.DeploymentSpec`), with its Go struct fields in Go's order: json name, Go type as
 reflect prints it, pointer and omitempty tags, and the OpenAPI facts (format, list type, map keys,
-patch strategy, enum). Descriptions, which only `explain` needs, are in a second file.
+patch strategy, map type, enum), and the map type of a type that has one (`+structType=atomic`).
+Descriptions, which only `explain` needs, are in a second file.
 
 The file is read on first use (a run without built-in objects never opens it), and a kind's Go types
 (model.gounmarshal) are built only for the definitions its root reaches, once.
@@ -62,7 +63,8 @@ def kind_definition(kind: BuiltinKind) -> str:
 
 
 def definition(name: str) -> dict[str, Any]:
-    """One definition's entry: `go` (its Go name), `fields` (in Go order), `required`, or `custom`."""
+    """One definition's entry: `go` (its Go name), `fields` (in Go order), `required`, `mapType`, or
+    `custom`."""
     entry: dict[str, Any] = _types()["definitions"][name]
     return entry
 

@@ -10,6 +10,9 @@ one field per variable compiled before, typed by that variable's output type. Ev
 plain JSON values, as rules do (crdtool.cel.environment); a variable that fails is an error only for
 the expressions that read it, as the apiserver's lazy map of variables makes it.
 
+The status controller's type checker (admission.policy.typecheck) declares `object` and `oldObject`
+typed by a matched kind's schema and `params` by the paramKind's instead (`TypedObjects`).
+
 Authorization checks cannot be answered without a cluster: an expression that reads `authorizer`
 compiles (its functions are declared with the library's types), but is never evaluated here
 (`Evaluation.unsupported`), and the caller says so.
@@ -35,7 +38,7 @@ from crdtool.cel.protos import SchemaTypes, build_schema_types
 from crdtool.cel.types import DeclField, DeclType
 
 __all__ = ["BOOL", "NULL", "STRING", "ANY", "AdmissionCompiler", "Compiled", "Evaluation", "PatchTypes",
-           "Variable", "cel_go_type_name", "eval_env", "reads_variable"]
+           "TypedObjects", "Variable", "cel_go_type_name", "eval_env", "reads_variable"]
 
 #: The return types an expression kind allows (ExpressionAccessor.ReturnTypes).
 BOOL, STRING, NULL, ANY = "bool", "string", "null_type", "any"
@@ -62,12 +65,14 @@ class Compiled:
     """One expression compiled: the text to evaluate, or the apiserver's compile error.
 
     `error_type` is "invalid" (a compile or return type error, `error` its detail) or "" when it compiled.
+    `issues` is cel-go's own text of a compile error (what `error` says after "compilation failed: ").
     """
 
     expression: str
     text: str = ""
     error: str = ""
     error_type: str = ""
+    issues: str = ""
     output: DeclType | None = None
     uses_authorizer: bool = False
     #: Nested deeper than crdtool's CEL runtime parses: neither checked nor evaluated here.
@@ -94,6 +99,19 @@ class Compiled:
         if self._ast is None and self._checked:
             self._ast = decode(self._checked)
         return self._ast
+
+
+@dataclass(frozen=True)
+class TypedObjects:
+    """The type checker's declarations (policy/validating/typechecking.go, buildEnvSet): `object` and
+    `oldObject` typed by one matched kind's schema, `params` by the paramKind's (dyn when None), each
+    type named as the apiserver names it (the kind with a number); `authorizer` is declared without
+    its `authorizer.requestResource`."""
+
+    object: DeclType | None
+    object_name: str
+    params: DeclType | None = None
+    params_name: str = ""
 
 
 class PatchTypes(Protocol):
@@ -185,9 +203,11 @@ class AdmissionCompiler:
     """The compiler of one policy (or webhook's matchConditions): its variables, in order, are
     declared to the expressions compiled after them (CompositedCompiler)."""
 
-    def __init__(self, has_params: bool, patch_types: PatchTypes | None = None) -> None:
+    def __init__(self, has_params: bool, patch_types: PatchTypes | None = None,
+                 typed: TypedObjects | None = None) -> None:
         self.has_params = has_params
         self.patch_types = patch_types
+        self.typed = typed
         self.variables: list[Variable] = []
         self._variable_results: dict[str, Compiled] = {}
         self._types: SchemaTypes | None = None
@@ -209,6 +229,7 @@ class AdmissionCompiler:
         result = Compiled(expression)
         limit_error = parser_limit_error(expression)
         if limit_error is not None:
+            result.issues = limit_error
             result.error, result.error_type = "compilation failed: " + limit_error, "invalid"
             return result
         types = self._schema_types()
@@ -224,6 +245,7 @@ class AdmissionCompiler:
         if error is not None and word_error is not None:
             error = word_error(error)
         if error is not None:
+            result.issues = error
             result.error, result.error_type = "compilation failed: " + error, "invalid"
             return result
         output = cel_go_type_name(checked.return_type(), types.type_names)
@@ -243,15 +265,22 @@ class AdmissionCompiler:
     def _schema_types(self) -> SchemaTypes:
         if self._types is None:
             variables = _object([(v.name, v.type, True) for v in self.variables])
-            root = _object([("request", request_type(), True), ("namespaceObject", namespace_type(), True),
-                            ("variables", variables, True)])
+            declared = [("request", request_type(), True), ("namespaceObject", namespace_type(), True),
+                        ("variables", variables, True)]
+            typed_names: dict[str, str] = {}
+            for name, t, type_name in self._typed_variables():
+                declared.append((name, t, True))
+                typed_names[name] = type_name
             patch_files = self.patch_types.descriptor_files() if self.patch_types is not None else []
-            types = build_schema_types(root, [*library.descriptor_files(), _authz_file(), *patch_files])
+            types = build_schema_types(_object(declared), [*library.descriptor_files(), _authz_file(), *patch_files])
             root_name = next(name for full, name in types.type_names.items() if "." not in name)
             for full, name in list(types.type_names.items()):
                 path = name[len(root_name) + 1:]
+                head, dot, rest = path.partition(".")
                 if path in _TYPE_NAMES:
                     types.type_names[full] = _TYPE_NAMES[path]
+                elif head in typed_names:  # a typed object's types: `Kind123`, `Kind123.spec`, ...
+                    types.type_names[full] = typed_names[head] + dot + rest
             self._types = types
         return self._types
 
@@ -261,22 +290,41 @@ class AdmissionCompiler:
         if env is None:
             types = self._schema_types()
             by_name = {name: full for full, name in types.type_names.items()}
-            variables = {"object": cel.Type.DYN, "oldObject": cel.Type.DYN,
+            typed = {name: _cel_type(t, by_name.get(type_name, "")) for name, t, type_name in self._typed_variables()}
+            variables = {"object": typed.get("object", cel.Type.DYN), "oldObject": typed.get("object", cel.Type.DYN),
                          "request": cel.Type(by_name["kubernetes.AdmissionRequest"]),
                          "namespaceObject": cel.Type(by_name["kubernetes.Namespace"]),
                          "variables": cel.Type(by_name["kubernetes.variables"])}
             if self.has_params:
-                variables["params"] = cel.Type.DYN
+                variables["params"] = typed.get("params", cel.Type.DYN)
             functions = library.functions()
             if authorizer:
                 variables["authorizer"] = cel.Type(f"{_AUTHZ}.Authorizer")
-                variables["authorizer.requestResource"] = cel.Type(f"{_AUTHZ}.ResourceCheck")
+                if self.typed is None:
+                    variables["authorizer.requestResource"] = cel.Type(f"{_AUTHZ}.ResourceCheck")
                 functions = [*functions, *_authz_functions()]
             if patch and self.patch_types is not None:
                 functions = [*functions, *self.patch_types.functions()]
             env = self._envs[(authorizer, patch)] = cel.NewEnv(descriptor_pool=types.pool, variables=variables,
                                                       config=library.config(), functions=functions)
         return env
+
+    def _typed_variables(self) -> list[tuple[str, DeclType, str]]:
+        """The typed `object` and `params` declarations (name, type, the apiserver's type name)."""
+        typed = self.typed
+        if typed is None:
+            return []
+        out = []
+        if typed.object is not None:
+            out.append(("object", typed.object, typed.object_name))
+        if self.has_params and typed.params is not None:
+            out.append(("params", typed.params, typed.params_name))
+        return out
+
+
+def _cel_type(t: DeclType, message: str) -> cel.Type:
+    """A typed variable's CEL type: its object message (a resource's root is an object), else dyn."""
+    return cel.Type(message) if t.kind == "object" and message else cel.Type.DYN
 
 
 def evaluate(compiled: Compiled, activation: Mapping[str, Any],

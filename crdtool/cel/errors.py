@@ -22,6 +22,9 @@ _ERROR_HEAD = re.compile(r"^ERROR: <input>:(\d+):(\d+): (.*)$")
 _NOT_IN_STRUCT = re.compile(r" not found in struct '[^']*'$")
 _OVERLOAD = re.compile(r"^found no matching overload for '([^']*)' applied to '\((.*)\)'$")
 _UNDECLARED_QUALIFIED = re.compile(r"^undeclared reference to '([\w.]+\.[\w]+)' \(in container ''\)$")
+#: An operand's type after an error below it: cel-go's checker reads such an operand as dyn (checkSelect,
+#: checkComprehension) and reports nothing more about it.
+_ERROR_OPERAND = "'*error*'"
 _SELECT_OPERAND = re.compile(r"^expression of type '(.*)' cannot be the operand of a select operation$")
 
 
@@ -35,14 +38,15 @@ class CompileIssue:
 
 
 def parse_issues(text: str) -> list[CompileIssue]:
-    """The entries of a cel-expr-python compile error (status prefix and suffix removed)."""
+    """The entries of a cel-expr-python compile error (status prefix and suffix removed), without those
+    about an operand already in error, which cel-go does not report."""
     text = _STATUS_SUFFIX.sub("", _STATUS_PREFIX.sub("", text, count=1))
     issues: list[CompileIssue] = []
     for line in text.split("\n"):
         m = _ERROR_HEAD.match(line)
         if m:
             issues.append(CompileIssue(int(m.group(1)), int(m.group(2)), m.group(3)))
-    return issues
+    return [i for i in issues if _ERROR_OPERAND not in i.message] or issues
 
 
 def go_error_text(text: str, source: str, type_names: Mapping[str, str], column_shift: int = 0) -> str:

@@ -7,11 +7,16 @@ validation of pkg/apis/admissionregistration/validation, CEL compile errors incl
 one `crdtool validate` gives, so that lint and validate cannot disagree. A version of the group
 that 1.36 does not serve (v1beta1, v1alpha1) gets kubectl's "no matches for kind" answer, as a
 v1beta1 CustomResourceDefinition does.
+
+A ValidatingAdmissionPolicy the apiserver stores is then type-checked as its status controller
+checks it (admission.policy.typecheck), against the built-in kinds and the CRDs among the inputs:
+the status.typeChecking warnings, never a refusal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from crdtool.engine.results import Result
 from crdtool.load.document import Document
@@ -59,12 +64,41 @@ def lint_configurations(docs: Iterable[Document], old_docs: list[Document] | Non
                         field_validation: str = "Strict") -> list[Result]:
     """A Result for every admission configuration among the documents, in their order; with
     `old_docs` each is an update over the stored one of its kind and name (or the only one of its kind)."""
-    from crdtool.engine.lint import find_old
+    from crdtool.engine.lint import find_old, is_crd
 
+    docs = list(docs)
+    cluster = PolicyCluster([d for d in docs if is_crd(d)])
     results = []
     for doc in docs:
         if not is_admission_configuration(doc):
             continue
         old = find_old(old_docs, doc, same_kind(doc)) if old_docs else None
-        results.append(lint_configuration(doc, old, field_validation))
+        result = lint_configuration(doc, old, field_validation)
+        cluster.type_check(result)
+        results.append(result)
     return results
+
+
+class PolicyCluster:
+    """The cluster a stored ValidatingAdmissionPolicy is type-checked against: the built-in kinds and
+    these CRDs (made when the first policy needs it)."""
+
+    def __init__(self, crds: Iterable[Document]) -> None:
+        self.crds = list(crds)
+        self._cluster: Any = None
+
+    def type_check(self, result: Result) -> None:
+        """The status controller's type checking of the policy `result` is the answer for (when the
+        apiserver stores it): the warnings in `result.type_checking`, what crdtool could not check in its notes."""
+        doc = result.document
+        if (not result.valid or doc.kind != "ValidatingAdmissionPolicy" or doc.api_version != f"{ADMISSION_GROUP}/v1"
+                or not isinstance(doc.data, dict)):
+            return
+        from crdtool.admission.policy.kinds import Cluster
+        from crdtool.admission.policy.typecheck import check
+
+        if self._cluster is None:
+            self._cluster = Cluster(d.data for d in self.crds)
+        checked = check(doc.data, self._cluster)
+        result.type_checking = checked.warnings
+        result.notes.extend(checked.notes)

@@ -87,6 +87,9 @@ class Result:
     admission_notes: list[str] = field(default_factory=list)
     #: The audit annotations admission added (a webhook's, prefixed with its name; failed-open ones).
     audit_annotations: dict[str, str] = field(default_factory=dict)
+    #: A ValidatingAdmissionPolicy the apiserver stores: the status.typeChecking.expressionWarnings its
+    #: status controller writes afterwards (admission.policy.typecheck.ExpressionWarning); None otherwise.
+    type_checking: list[Any] | None = None
 
     @property
     def partly_checked(self) -> bool:

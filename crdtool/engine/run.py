@@ -99,7 +99,7 @@ def run(request: RunRequest) -> RunOutcome:
     docs = list(request.documents)
     _check_olds(request.olds)
     crds = unique_crds(list(request.crds), docs)
-    chain, configurations, unused = _admission_chain(docs, request)
+    chain, configurations, unused = _admission_chain(docs, request, crds)
     objects, skipped, builtins = _sort_documents(docs, request, chain, configurations)
     if request.progress is not None:
         request.progress.start(len(objects))
@@ -141,11 +141,15 @@ def _check_olds(olds: Sequence[Document]) -> None:
                              *(old.locate(("items",)) or ()))
 
 
-def _admission_chain(docs: list[Document], request: RunRequest
+def _admission_chain(docs: list[Document], request: RunRequest, crds: list[Document]
                      ) -> tuple[Chain | None, dict[int, Result], list[str]]:
     """`validate`: the admission plugins the inputs and `--admission` configure (None when none), the
     results of the admission configurations among the inputs (by document id), and a note for each
     configuration that is not used (when the inputs have an object it could have admitted).
+
+    A stored ValidatingAdmissionPolicy is type-checked against the built-in kinds and `crds`, as its
+    status controller checks it: among the inputs, its result holds the warnings; named with
+    --admission, each is a note (as is what crdtool could not check of it).
 
     Only a configuration the apiserver would store takes part: one it refuses (a webhook's
     timeoutSeconds 0, a policy that does not compile) does not exist after the folder is applied, so
@@ -156,18 +160,24 @@ def _admission_chain(docs: list[Document], request: RunRequest
     from dataclasses import replace
 
     from crdtool.admission.chain import Inputs, build_chain
+    from crdtool.engine.lint_admission import PolicyCluster
 
     inputs = request.admission or Inputs()
     results: dict[int, Result] = {}
     unused: list[str] = []
+    type_checking: list[str] = []
+    cluster = PolicyCluster(crds)
 
     def stored(doc: Document, named_apart: bool) -> bool:
         found = _configuration_kind(doc)
         if found is None:
             return True
         result = _check_builtin(doc, found, request)
+        cluster.type_check(result)
         if not named_apart:
             results[id(doc)] = result
+        else:
+            type_checking.extend(_type_checking_notes(doc, result))
         if not result.valid:
             unused.append(_unused_configuration(doc, result, named_apart))
         return result.valid
@@ -177,7 +187,17 @@ def _admission_chain(docs: list[Document], request: RunRequest
     from crdtool.engine.lint import is_crd
 
     admitted = any(not is_crd(d) and _configuration_kind(d) is None for d in docs)
-    return chain if chain else None, results, unused if admitted else []
+    return chain if chain else None, results, [*type_checking, *(unused if admitted else [])]
+
+
+def _type_checking_notes(doc: Document, result: Result) -> list[str]:
+    """A policy named with --admission: its status.typeChecking warnings and what crdtool could not
+    check of it, as the run's notes (its result is not shown)."""
+    from crdtool.model.gofmt import go_quote
+
+    head = f"{doc.source}: {doc.kind} {go_quote(doc.name or '')}"
+    return ([f"{head}: status.typeChecking: {w.field_ref}: {w.warning.rstrip()}" for w in result.type_checking or ()]
+            + [f"{head}: {n.path}: {n.message}" for n in result.notes])
 
 
 def _configuration_kind(doc: Document) -> KindLookup | None:

@@ -9,6 +9,13 @@ explain names them (`<IntOrString>`, `<map[string]Quantity>`); Time and MicroTim
 strings; RawExtension and FieldsV1 are objects. A field of an enum type lists its values (`enum`,
 shown by explain) and its description ends with their `Possible enum values:` lines, as openapi-gen
 writes them. Only the definitions the kind reaches are built.
+
+The document carries what structured merge reads too (a MutatingAdmissionPolicy's ApplyConfiguration,
+admission.policy.smd): each type's and field's `x-kubernetes-map-type`, each list field's
+`x-kubernetes-list-type`, `-list-map-keys`, `-patch-strategy` and `-patch-merge-key`, and the
+`default` of each scalar field: its `+default` marker's, else the zero value openapi-gen enforces on a
+field that is neither a pointer nor omitempty (mustEnforceDefault), which is what a list item without
+its key field is keyed by.
 """
 
 from __future__ import annotations
@@ -19,6 +26,11 @@ from crdtool.apis import openapi
 
 PREFIX = "#/components/schemas/"
 _INTEGER = {"int8", "int16", "int32", "int64", "int", "uint8", "uint16", "uint32", "uint64"}
+_SCALAR_ZERO: dict[str, Any] = {"string": "", "bool": False, "float32": 0, "float64": 0, **dict.fromkeys(_INTEGER, 0)}
+#: the data's field facts and the OpenAPI extensions they were read from
+_EXTENSIONS = {"listType": "x-kubernetes-list-type", "mapKeys": "x-kubernetes-list-map-keys",
+               "patch": "x-kubernetes-patch-strategy", "mergeKey": "x-kubernetes-patch-merge-key",
+               "mapType": "x-kubernetes-map-type"}
 _CUSTOM: dict[str, dict[str, Any]] = {
     "intstr": {"format": "int-or-string", "oneOf": [{"type": "integer"}, {"type": "string"}]},
     "quantity": {"oneOf": [{"type": "string"}, {"type": "number"}]},
@@ -60,14 +72,23 @@ def _definition(name: str, pending: list[str]) -> dict[str, Any]:
     properties = {}
     for field in entry.get("fields", ()):
         schema = _node(field, pending)
+        beside: dict[str, Any] = {ext: field[key] for key, ext in _EXTENSIONS.items() if key in field}
+        if field["k"] in _SCALAR_ZERO and "default" in field:
+            beside["default"] = field["default"]
+        elif field["k"] in _SCALAR_ZERO and not field.get("ptr") and not field.get("oe"):
+            beside["default"] = _SCALAR_ZERO[field["k"]]
         text = texts.get(field["n"])
         if text:
-            schema = {"allOf": [schema], "description": text} if "$ref" in schema else {**schema, "description": text}
+            beside["description"] = text
+        if beside:  # kube-openapi wraps a $ref that has fields beside it
+            schema = {"allOf": [schema], **beside} if "$ref" in schema else {**schema, **beside}
         properties[field["n"]] = schema
     if properties:
         out["properties"] = properties
     if entry.get("required"):
         out["required"] = list(entry["required"])
+    if entry.get("mapType"):
+        out["x-kubernetes-map-type"] = entry["mapType"]
     return out
 
 

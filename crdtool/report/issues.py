@@ -12,6 +12,7 @@ from crdtool.engine.results import Result
 STRICT = "StrictDecodingError"
 WARNING = "Warning"
 NOTE = "NotChecked"
+TYPE_CHECKING = "TypeChecking"
 
 #: crdtool's finding severities as SARIF levels (which the github and junit formats share).
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
@@ -27,7 +28,8 @@ class Issue:
     message: str
     source: str
     position: tuple[int, int] | None
-    #: What the rule is: "field" (a field.Error), "strict", "status", "warning", "note" or "finding".
+    #: What the rule is: "field" (a field.Error), "strict", "status", "warning", "note", "finding" or
+    #: "typecheck" (a policy's status.typeChecking warning).
     category: str
     #: The field.ErrorType's text (`Invalid value`) for a field error, else "".
     title: str = ""
@@ -40,7 +42,7 @@ class Issue:
 def issues(result: Result) -> list[Issue]:
     """Every finding of one document, in the order of the document (by line and column; findings at
     one place in this order: strict decoding, a refusal before validation, field errors, warnings,
-    crdtool's own findings and its notes)."""
+    a policy's type-checking warnings, crdtool's own findings and its notes)."""
     found = _issues(result)
     return sorted(found, key=lambda issue: issue.position or (0, 0))
 
@@ -60,6 +62,9 @@ def _issues(result: Result) -> list[Issue]:
         out.append(Issue(e.type.code, "error", str(e), source, result.position(e), "field", e.type.text, "error"))
     for w in result.warnings:
         out.append(Issue(WARNING, "warning", w, source, result.document.locate(()), "warning", severity="warning"))
+    for t in result.type_checking or ():
+        out.append(Issue(TYPE_CHECKING, "warning", f"{t.field_ref}: {t.warning.rstrip()}", source, result.position(t),
+                         "typecheck", severity="warning"))
     for f in result.findings:
         out.append(Issue(f.code, LEVELS.get(f.severity, "warning"), f"{f.path}: {f.message}", source,
                          result.position(f), "finding", severity=f.severity))

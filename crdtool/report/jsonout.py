@@ -65,6 +65,9 @@ def result_json(result: Result) -> dict[str, Any]:
            if result.rule_costs is not None else {}),
         **({"notes": [note_json(result, n) for n in result.notes]} if result.notes else {}),
         **({"findings": [finding_json(result, f) for f in result.findings]} if result.findings else {}),
+        # A stored ValidatingAdmissionPolicy's status.typeChecking, as its status controller writes it.
+        **({"typeChecking": {"expressionWarnings": [expression_warning_json(result, w) for w in result.type_checking]}}
+           if result.type_checking is not None else {}),
         # What admission would add to the request's audit event (never shown to the user by the apiserver
         # or kubectl, so only here): webhooks' answers (`WEBHOOK/KEY`), policies' (`POLICY/KEY`,
         # validation_failure), failed-open webhooks.
@@ -76,6 +79,14 @@ def note_json(result: Result, note) -> dict[str, Any]:
     """crdtool's own note (engine.results.Note): what it could not check, and where."""
     position = result.position(note)
     return {"field": str(note.path), "message": note.message, "line": position[0] if position else None,
+            "column": position[1] if position else None}
+
+
+def expression_warning_json(result: Result, warning) -> dict[str, Any]:
+    """One status.typeChecking.expressionWarnings entry (admission.policy.typecheck.ExpressionWarning),
+    with where its field is in the document."""
+    position = result.position(warning)
+    return {"fieldRef": warning.field_ref, "warning": warning.warning, "line": position[0] if position else None,
             "column": position[1] if position else None}
 
 

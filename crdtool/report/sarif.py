@@ -26,7 +26,8 @@ _FIELD_ERRORS = "https://pkg.go.dev/k8s.io/apimachinery/pkg/util/validation/fiel
 _FIELD_VALIDATION = "https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation"
 _WARNINGS = "https://kubernetes.io/blog/2020/09/03/warnings/"
 
-_DEFAULT_LEVEL = {"field": "error", "strict": "error", "status": "error", "warning": "warning", "note": "note"}
+_DEFAULT_LEVEL = {"field": "error", "strict": "error", "status": "error", "warning": "warning", "note": "note",
+                  "typecheck": "warning"}
 
 
 def artifact_location(source: str) -> dict[str, str]:
@@ -51,6 +52,9 @@ def _description(issue: Issue) -> str:
         return "A warning the apiserver returns with its answer"
     if issue.category == "note":
         return "Not checked by crdtool (the apiserver would check it)"
+    if issue.category == "typecheck":
+        return ("A type-checking warning the apiserver writes to the ValidatingAdmissionPolicy's "
+                "status.typeChecking after storing it")
     return f"crdtool's own check {issue.rule} (not an apiserver answer)"
 
 

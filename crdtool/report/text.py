@@ -70,7 +70,10 @@ def _finding(console: Console, severity: str, where: str, message: str, snippet:
 
 
 #: The findings shown with their source line: those about a field (not the document as a whole).
-_WITH_SNIPPET = frozenset({"strict", "field", "finding", "note"})
+_WITH_SNIPPET = frozenset({"strict", "field", "finding", "note", "typecheck"})
+#: The findings labelled with their rule (`warning[TypeChecking]`): crdtool's own, and a policy's
+#: type-checking warnings, which its status holds (no answer to the request carries them).
+_LABELLED = frozenset({"finding", "typecheck"})
 
 
 def render_result(console: Console, result: Result, kubectl_stderr: Callable[[Result], str]) -> None:
@@ -79,7 +82,7 @@ def render_result(console: Console, result: Result, kubectl_stderr: Callable[[Re
         message = f"strict decoding: {issue.detail}" if issue.category == "strict" else issue.message
         snippet = _snippet(result, issue.position) if issue.category in _WITH_SNIPPET else []
         _finding(console, issue.severity, where(issue), message, snippet,
-                 issue.rule if issue.category == "finding" else None)
+                 issue.rule if issue.category in _LABELLED else None)
     text = kubectl_stderr(result)
     if text:
         _line(console, "kubectl would print:", "dim")
@@ -98,7 +101,7 @@ def render_results(console: Console, results: list[Result], quiet: bool = False)
     """Every result; accepted documents get one line saying so (none when `quiet`)."""
     for result in results:
         if (result.valid and not result.warnings and not result.strict_findings and not result.notes
-                and not result.findings):
+                and not result.findings and not result.type_checking):
             if not quiet:
                 console.print(f"[green]ok[/] {escape(f'{result.document.source}: {result.kind} {result.name}')}",
                               highlight=False)

@@ -50,7 +50,7 @@ def write(tmp_path: Path, name: str, text: str) -> str:
 
 
 def test_a_good_policy_and_binding_are_accepted() -> None:
-    res = run("lint", POLICY)
+    res = run("lint", POLICY, CRD)  # with the CRD of the kind it matches: its expressions type-check against it
     assert res.exit_code == 0, res.output
     assert f"ok {POLICY}: ValidatingAdmissionPolicy replica-limit" in res.output
     assert f"ok {POLICY}: ValidatingAdmissionPolicyBinding replica-limit-default" in res.output

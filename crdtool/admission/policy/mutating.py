@@ -19,12 +19,16 @@ with an unknown field refused too. A decoding error is apierrors.NewInternalErro
 dispatcher answers at once whatever the failurePolicy (`Internal error occurred: json: cannot
 unmarshal ...`, `Internal error occurred: strict decoding error: unknown field "data.x"`).
 
-crdtool applies JSONPatch mutations to custom resources and built-in objects, ApplyConfiguration
-mutations to custom resources (merged by the types of the CRD version's published schema; a built-in
-kind's merge takes the list types and map keys of its Go types, its structured-merge schema, which
-crdtool does not carry). What it cannot apply (an ApplyConfiguration of a built-in object, the
-mutations of a policy matching another version of the resource, an expression its CEL rewrite cannot
-reproduce) is a note: the object checked afterwards is the object without that mutation.
+An ApplyConfiguration is merged by the kind's published types (patch/typeconverter.go reads
+/openapi/v3 for every kind): a custom resource's from its CRD version's structural schema, a built-in
+kind's from its Go types' list, map and struct types (crdtool.admission.policy.smd). A built-in
+object's merged result is converted back into its Go type before it is defaulted (dispatchOne's
+ConvertToVersion of the Unstructured); a custom resource's stays unstructured.
+
+What crdtool cannot apply (an ApplyConfiguration of a kind it has no types for, such as a custom
+resource without a structural schema; a merged built-in object its Go type does not take back; the
+mutations of a policy matching another version of the resource; an expression its CEL rewrite
+cannot reproduce) is a note: the object checked afterwards is the object without that mutation.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from crdtool.admission.policy.dispatcher import PolicySet, _activation, _exempt,
 from crdtool.admission.policy.matching import NamespaceUnknown, SelectorError, match_resources
 from crdtool.admission.policy.model import GROUP, Binding, Policy, default_binding, default_policy
 from crdtool.admission.policy.patchers import MutationError, Mutator, Unsupported, compile_mutator
-from crdtool.admission.policy.smd import types_for_custom_resource
+from crdtool.admission.policy.smd import Types, types_for_builtin, types_for_custom_resource
 from crdtool.admission.policy.stage import policy_set
 from crdtool.model.gofmt import go_quote
 from crdtool.model.jsonvalue import deep_equal, json_copy
@@ -189,22 +193,22 @@ class MutatingPolicyStage:
         before = attributes.object
         for index in range(len(mutator.mutations)):
             patch_type = mutator.mutations[index].patch_type
-            if attributes.schema is None and patch_type == "ApplyConfiguration":
+            types = _types(attributes) if patch_type == "ApplyConfiguration" else None
+            if patch_type == "ApplyConfiguration" and types is None:
                 verdict.notes.append(_note(policy, binding, f"its mutation {index} is an ApplyConfiguration, which "
-                                           "crdtool applies to custom resources only (a built-in kind's merge "
-                                           "follows the list types and map keys of its Go types, which crdtool "
-                                           "does not carry)"))
+                                           "crdtool merges by a built-in kind's types or a custom resource's "
+                                           "structural schema, and it has neither for this kind"))
                 continue
             activation = _activation(attributes, match, (attributes.object, attributes.old_object), param)
             compiled = mutator.mutations[index].compiled
             if compiled is not None:
                 verdict.notes.extend(_note(policy, binding, n) for n in
                                      conditions.mutation_cost_notes(compiled, activation, variables))
-            resource = attributes.resource
             try:
-                types = types_for_custom_resource(resource.group, resource.version, resource.kind, attributes.schema) \
-                    if patch_type == "ApplyConfiguration" else None
                 patched = mutator.apply(index, attributes.object, activation, variables, types)
+                if patched is not attributes.object and patch_type == "ApplyConfiguration" \
+                        and attributes.schema is None:
+                    patched = _convert_back(patched, attributes)
             except Unsupported as err:
                 verdict.notes.append(_note(policy, binding, str(err)))
                 continue
@@ -222,6 +226,34 @@ class MutatingPolicyStage:
             verdict.changed = True
         if policy.spec.get("reinvocationPolicy") == "IfNeeded":
             state.previously_invoked.add(key)
+
+
+def _types(attributes: Attributes) -> Types | None:
+    """The types an ApplyConfiguration of the request's kind merges by (None: crdtool has none)."""
+    resource = attributes.resource
+    if attributes.schema is not None:
+        return types_for_custom_resource(resource.group, resource.version, resource.kind, attributes.schema)
+    return types_for_builtin(resource.group, resource.version, resource.kind)
+
+
+def _convert_back(merged: Any, attributes: Attributes) -> Any:
+    """A built-in object's merged Unstructured in its Go type: the scheme's ConvertToVersion, whose
+    runtime.DefaultUnstructuredConverter fills the type by reflection, where the JSON decoder reads the
+    same values into the same object. A value a type's own UnmarshalJSON refuses (a malformed quantity
+    or time) fails both with that method's error, which the scheme wraps (unstructuredToTyped): a
+    MutationError. A number the field's Go type does not hold fails the two differently (the converter
+    says `cannot convert float64 to int32` of a fraction and wraps an integer too large), which crdtool
+    does not reproduce: Unsupported."""
+    try:
+        return attributes.decode(merged, strict=False)
+    except DecodeError as err:
+        if str(err).startswith("json: "):
+            raise Unsupported(f"the object its ApplyConfiguration merged does not convert back to its Go type "
+                              f"(the JSON decoder says: {err}), whose error crdtool does not reproduce") from None
+        resource = attributes.resource
+        group_version = f"{resource.group}/{resource.version}"
+        raise MutationError(f"unable to convert unstructured object to {group_version}, Kind={resource.kind}: "
+                            f"{err}") from None
 
 
 def _decode(patched: Any, attributes: Attributes) -> Any:

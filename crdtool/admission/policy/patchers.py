@@ -8,8 +8,8 @@ mutation's expression with the patch types (`JSONPatch`, `Object...`), which mus
 A JSONPatch mutation's operations are applied as evanphx/json-patch v4 applies them
 (crdtool.admission.jsonpatch, the webhooks' patch); a failed `test` operation leaves the object as it
 was. An ApplyConfiguration's Object (its type names checked against its field path first) is merged
-into the object with structured-merge semantics (crdtool.admission.policy.smd, patch/smd.go): that
-needs the kind's types, which the caller has for custom resources only.
+into the object with structured-merge semantics (crdtool.admission.policy.smd, patch/smd.go) by the
+kind's types, which the caller gives.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class Mutator:
         if compiled.unsupported:
             raise Unsupported("a mutation expression is nested deeper than crdtool's CEL runtime evaluates")
         if mutation.patch_type != "JSONPatch" and types is None:
-            raise Unsupported("crdtool applies ApplyConfiguration mutations to custom resources only")
+            raise Unsupported(f"its mutation {index} is an ApplyConfiguration, and crdtool has no types to merge it by")
         outcome = celadm.evaluate(compiled, activation, variables)
         if outcome.unsupported:
             raise Unsupported(f"mutation '{compiled.expression}' {outcome.unsupported}")

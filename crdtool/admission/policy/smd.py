@@ -3,8 +3,10 @@ ApplyConfiguration mutation does (k8s.io/apiserver pkg/admission/plugin/policy/m
 ApplyStructuredMergeDiff, over sigs.k8s.io/structured-merge-diff/v6 typed/ and schema/).
 
 The types come from the kind's OpenAPI v3 document as the apiserver publishes it (the plugin's
-TypeConverterManager reads /openapi/v3): for a custom resource the CRD version's schema with
-TypeMeta and ObjectMeta (crdtool.explain.schema), converted as kube-openapi pkg/schemaconv does:
+TypeConverterManager has no static types and reads /openapi/v3 for every kind, built-in ones too):
+for a custom resource the CRD version's schema with TypeMeta and ObjectMeta (crdtool.explain.schema),
+for a built-in kind its Go types' definitions with their list, map and struct types
+(crdtool.explain.builtin), converted as kube-openapi pkg/schemaconv does:
 an object is a map, granular unless `x-kubernetes-map-type: atomic`, whose unknown keys are
 refused unless it has no properties, `additionalProperties`, or `x-kubernetes-preserve-unknown-fields`
 above it; a list is atomic unless `x-kubernetes-list-type` is `set` or `map` (keyed by its
@@ -27,7 +29,7 @@ from typing import Any
 
 from crdtool.model.gofmt import go_float_g, go_quote, go_type_name, go_value
 
-__all__ = ["ApplyError", "Types", "apply", "types_for_custom_resource"]
+__all__ = ["ApplyError", "Types", "apply", "types_for_builtin", "types_for_custom_resource"]
 
 QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
 RAW_EXTENSION = "io.k8s.apimachinery.pkg.runtime.RawExtension"
@@ -217,6 +219,24 @@ def types_for_custom_resource(group: str, version: str, kind: str, structural: A
     types = from_openapi(document["components"]["schemas"], definition_name(group, version, kind))
     _CACHE[id(structural)] = (structural, types)
     return types
+
+
+_BUILTIN: dict[tuple[str, str, str], Types | None] = {}
+
+
+def types_for_builtin(group: str, version: str, kind: str) -> Types | None:
+    """The types of a built-in kind as its group version's published OpenAPI document gives them
+    (None for a kind the vendored types do not have)."""
+    key = (group, version, kind)
+    if key not in _BUILTIN:
+        from crdtool.apis.openapi import definition_name
+        from crdtool.explain.builtin import openapi_document
+
+        document = openapi_document(group, version, kind)
+        root = definition_name(group, version, kind)
+        _BUILTIN[key] = None if document is None or root is None else \
+            from_openapi(document["components"]["schemas"], root)
+    return _BUILTIN[key]
 
 
 # ---- values: Go's formatting of smd's unstructured values

@@ -146,6 +146,16 @@ def test_an_alias_shares_its_types_values_across_packages(gen) -> None:
     assert "level" not in descriptions  # not an enum: the published description (none here) is kept
 
 
+def test_a_types_own_map_type_is_kept(gen) -> None:
+    """`+structType=atomic` on a type is its definition's x-kubernetes-map-type (structured merge reads it)."""
+    entry, _ = generator(gen).definition("io.k8s.api.core.v1.PodSpec", {
+        "x-kubernetes-map-type": "atomic", "properties": {"restartPolicy": {}}})
+    plain, _ = generator(gen).definition("io.k8s.api.core.v1.PodSpec", {"properties": {"restartPolicy": {}}})
+    assert entry["mapType"] == "atomic" and "mapType" not in plain
+    assert openapi.definition("io.k8s.api.core.v1.LocalObjectReference")["mapType"] == "atomic"
+    assert "mapType" not in openapi.definition("io.k8s.api.core.v1.PodSpec")
+
+
 def test_a_published_description_unlike_the_go_comment_is_reported(gen) -> None:
     g = generator(gen)
     _, descriptions = g.definition("io.k8s.api.core.v1.PodSpec",

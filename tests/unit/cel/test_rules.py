@@ -42,6 +42,14 @@ def test_compile_errors_read_as_cel_go() -> None:
     ]
 
 
+def test_errors_on_an_operand_already_in_error_are_not_reported() -> None:
+    # cel-go's checker reads an operand of error type as dyn (checkSelect, checkComprehension): only the
+    # undefined field is reported, not the selections and the comprehension over it
+    node = compile_node(_node([{"rule": "self.nope.items.all(i, i.x > 0)"}]), False)
+    assert node.rules[0].compilation.error_detail == (
+        "compilation failed: ERROR: <input>:1:5: undefined field 'nope'\n | self.nope.items.all(i, i.x > 0)\n | ....^")
+
+
 def test_transition_rules_are_recognised() -> None:
     node = compile_node(_node([{"rule": "self.replicas >= oldSelf.replicas"}, {"rule": "self.replicas > 0"},
                                {"rule": "oldSelf.hasValue()", "optionalOldSelf": True}]), False)

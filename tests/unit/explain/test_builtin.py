@@ -258,3 +258,25 @@ def test_the_published_schema_of_a_kind() -> None:
     assert schemas["io.k8s.apimachinery.pkg.apis.meta.v1.Time"]["format"] == "date-time"
     assert "io.k8s.api.batch.v1.JobSpec" not in schemas  # only what the kind reaches
     assert openapi_document("apps", "v1", "NoSuchKind") is None
+
+
+def test_the_document_carries_what_structured_merge_reads() -> None:
+    """The published shapes (a 1.36 apiserver's /openapi/v3/apis/apps/v1): a list's type, keys and patch
+    strategy beside its items; a type's own map type; a field's map type beside its $ref (wrapped in
+    allOf); a scalar field's default, its marker's or openapi-gen's zero value."""
+    from crdtool.explain.builtin import openapi_document
+
+    document = openapi_document("apps", "v1", "Deployment")
+    assert document is not None
+    schemas = document["components"]["schemas"]
+    containers = schemas["io.k8s.api.core.v1.PodSpec"]["properties"]["containers"]
+    assert {k: v for k, v in containers.items() if k.startswith("x-")} == {
+        "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+        "x-kubernetes-patch-strategy": "merge", "x-kubernetes-patch-merge-key": "name"}
+    assert schemas["io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"]["x-kubernetes-map-type"] == "atomic"
+    port = schemas["io.k8s.api.core.v1.ContainerPort"]["properties"]
+    assert (port["protocol"]["default"], port["containerPort"]["default"], "default" in port["hostPort"]) == (
+        "TCP", 0, False)
+    strategy = schemas["io.k8s.api.apps.v1.DeploymentSpec"]["properties"]["strategy"]
+    assert strategy["allOf"] == [{"$ref": "#/components/schemas/io.k8s.api.apps.v1.DeploymentStrategy"}]
+    assert strategy["x-kubernetes-patch-strategy"] == "retainKeys"

@@ -180,7 +180,7 @@ def test_an_apply_configuration_without_the_kinds_types_is_said_not_applied() ->
         "expression": "Object{spec: Object.spec{replicas: 2}}"}}]})
     mutator = compile_mutator(policy)
     assert mutator.mutations[0].compiled is not None and not mutator.mutations[0].compiled.error
-    with pytest.raises(Unsupported, match="ApplyConfiguration mutations to custom resources only"):
+    with pytest.raises(Unsupported, match="ApplyConfiguration, and crdtool has no types to merge it by"):
         mutator.apply(0, _deployment(), {}, {})
 
 
@@ -205,15 +205,17 @@ def _crontab() -> dict[str, Any]:
             "metadata": {"name": "c", "namespace": "default"}, "spec": {"image": "x"}}
 
 
-def _run(*documents: dict[str, Any], resource: Resource = CRONTABS,
-         defaults: dict[str, Any] | None = None, decode: Any = None) -> tuple[Attributes, Any]:
+def _run(*documents: dict[str, Any], resource: Resource = CRONTABS, defaults: dict[str, Any] | None = None,
+         decode: Any = None, obj: dict[str, Any] | None = None, schemaless: bool = False
+         ) -> tuple[Attributes, Any]:
     inputs = Inputs(documents=[Document("in.yaml", i, d) for i, d in enumerate(documents)])
     chain = Chain(mutating=list(build_mutating(inputs)), inputs=inputs)
 
     def default(obj: dict[str, Any]) -> None:
         obj.setdefault("spec", {}).update({k: v for k, v in (defaults or {}).items() if k not in obj["spec"]})
-    attributes = Attributes(operation="CREATE", object=_crontab(), old_object=None, resource=resource, name="c",
-                            namespace="default", default=default, schema={} if resource is CRONTABS else None)
+    attributes = Attributes(operation="CREATE", object=obj or _crontab(), old_object=None, resource=resource,
+                            name="c", namespace="default", default=default,
+                            schema=None if schemaless or resource is not CRONTABS else {})
     if decode is not None:
         attributes.decode = decode
     return attributes, chain.admit(attributes)
@@ -324,13 +326,65 @@ def test_a_patch_the_decoder_refuses_is_the_500_whatever_the_failure_policy() ->
         assert attributes.object == _crontab()
 
 
-def test_a_built_in_objects_apply_configuration_is_noted_not_applied() -> None:
-    policy = _built_in(_policy("p", ADD_A))
+def _applying(policy: dict[str, Any], expression: str) -> dict[str, Any]:
     policy["spec"]["mutations"] = [{"patchType": "ApplyConfiguration",
-                                    "applyConfiguration": {"expression": "Object{spec: Object.spec{a: '1'}}"}}]
-    attributes, verdict = _run(policy, _binding("b", "p"), resource=DEPLOYMENTS)
+                                    "applyConfiguration": {"expression": expression}}]
+    return policy
+
+
+def test_a_built_in_objects_apply_configuration_is_merged_by_its_types_read_back_and_defaulted() -> None:
+    """dispatchOne: the merged Unstructured converted to the Go type, then defaulted."""
+    seen: list[tuple[Any, bool]] = []
+
+    def decode(value: Any, strict: bool = False) -> dict[str, Any]:
+        seen.append((json.loads(json.dumps(value)), strict))
+        return {**value, "decoded": True}
+    policy = _applying(_built_in(_policy("p", ADD_A)), "Object{spec: Object.spec{replicas: 2}}")
+    attributes, verdict = _run(policy, _binding("b", "p"), resource=DEPLOYMENTS, obj=_deployment({"paused": True}),
+                               defaults={"d": "x"}, decode=decode)
+    assert verdict.status is None and verdict.changed and verdict.notes == []
+    assert seen == [(_deployment({"paused": True, "replicas": 2}), False)]
+    assert attributes.object == {**_deployment({"paused": True, "replicas": 2, "d": "x"}), "decoded": True}
+
+
+def test_a_field_a_built_in_type_lacks_is_the_policys_error() -> None:
+    policy = _applying(_built_in(_policy("p", ADD_A)), "Object{spec: Object.spec{a: '1'}}")
+    attributes, verdict = _run(policy, _binding("b", "p"), resource=DEPLOYMENTS, obj=_deployment())
+    assert verdict.status is not None and verdict.status.reason == "Invalid"
+    assert verdict.status.message == ("policy 'p' with binding 'b' denied request: error applying patch: failed to "
+                                      "convert patch object to typed object: .spec.a: field not declared in schema")
+    assert attributes.object == _deployment()
+
+
+def test_a_merged_built_in_object_its_go_type_refuses_is_a_note() -> None:
+    def decode(value: Any, strict: bool = False) -> dict[str, Any]:
+        raise DecodeError("json: cannot unmarshal number 1.5 into Go struct field DeploymentSpec.spec.replicas "
+                          "of type int32")
+    policy = _applying(_built_in(_policy("p", ADD_A)), "Object{spec: Object.spec{replicas: 1.5}}")
+    attributes, verdict = _run(policy, _binding("b", "p"), resource=DEPLOYMENTS, obj=_deployment(), decode=decode)
+    assert verdict.status is None and not verdict.changed and attributes.object == _deployment()
+    assert verdict.notes == ["not checked: MutatingAdmissionPolicy 'p' with binding 'b': the object its "
+                             "ApplyConfiguration merged does not convert back to its Go type (the JSON decoder "
+                             "says: json: cannot unmarshal number 1.5 into Go struct field DeploymentSpec.spec."
+                             "replicas of type int32), whose error crdtool does not reproduce"]
+
+
+def test_a_value_a_types_own_unmarshaler_refuses_is_the_schemes_wrapped_error() -> None:
+    """unstructuredToTyped: `unable to convert unstructured object to <gvk>: ` and the method's error."""
+    def decode(value: Any, strict: bool = False) -> dict[str, Any]:
+        raise DecodeError("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
+    policy = _applying(_built_in(_policy("p", ADD_A)), "Object{spec: Object.spec{replicas: 2}}")
+    attributes, verdict = _run(policy, _binding("b", "p"), resource=DEPLOYMENTS, obj=_deployment(), decode=decode)
+    assert verdict.status is not None and verdict.status.reason == "Invalid" and attributes.object == _deployment()
+    assert verdict.status.message == (
+        "policy 'p' with binding 'b' denied request: unable to convert unstructured object to apps/v1, "
+        "Kind=Deployment: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
+
+
+def test_an_apply_configuration_of_a_custom_resource_without_a_schema_is_noted_not_applied() -> None:
+    policy = _applying(_policy("p", ADD_A), "Object{spec: Object.spec{a: '1'}}")
+    attributes, verdict = _run(policy, _binding("b", "p"), schemaless=True)
     assert attributes.object == _crontab() and not verdict.changed
     assert verdict.notes == ["not checked: MutatingAdmissionPolicy 'p' with binding 'b': its mutation 0 is an "
-                             "ApplyConfiguration, which crdtool applies to custom resources only (a built-in "
-                             "kind's merge follows the list types and map keys of its Go types, which crdtool "
-                             "does not carry)"]
+                             "ApplyConfiguration, which crdtool merges by a built-in kind's types or a custom "
+                             "resource's structural schema, and it has neither for this kind"]

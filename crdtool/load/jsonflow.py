@@ -9,7 +9,7 @@ the very nodes libyaml's composer builds for it: the same classes, tags, values,
 
 What libyaml would read differently from JSON, or refuse, is not composed here (`compose_json_stream`
 gives None and libyaml reads the text): any character YAML does not allow in a stream or takes for a
-line break (`\\x85`, U+2028, U+2029), an escaped surrogate, a tab before a document's root, a key
+line break (`\\x85`, U+2028, U+2029), an escaped surrogate, a tab outside a root collection, a key
 whose `:` is on a later line or more than 1,024 characters on (libyaml no longer sees a key
 there), and any text that is not JSON.
 """

@@ -215,3 +215,19 @@ def test_deep_json_composes_in_time_linear_in_its_length() -> None:
         assert len(compose_documents(text)) == count
         timings.append(time.process_time() - start)
     assert timings[1] < 3 * timings[0]
+
+
+def test_a_streams_positions_are_not_composed_a_second_time(monkeypatch) -> None:
+    """Reading a deep stream composes it; the positions of its findings reuse those nodes."""
+    from crdtool.load import read_source
+
+    texts: list[int] = []
+    original = yamlreader.compose_json_stream
+    monkeypatch.setattr(yamlreader, "compose_json_stream",
+                        lambda text, max_depth: texts.append(len(text)) or original(text, max_depth))
+    text = "\n---\n".join(json.dumps({"kind": "K", "n": i, "spec": _deep(300)}) for i in range(3))
+    docs = read_source("deep.json", text)
+    assert [d.locate(("n",)) for d in docs] == [(1, 15), (3, 15), (5, 15)]
+    assert texts == [len(text)]
+    assert [d.locate(("spec",)) for d in read_source("again.json", text)] == [(1, 23), (3, 23), (5, 23)]
+    assert texts == [len(text)] * 2  # another reading composes again

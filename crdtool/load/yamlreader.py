@@ -12,6 +12,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from itertools import accumulate
 from typing import Any
 
 import yaml
@@ -31,6 +32,8 @@ from crdtool.load.gotyping import (
     resolve_plain,
     resolve_tagged,
 )
+from crdtool.load.jsonflow import MAP_TAG, SEQ_TAG, STR_TAG, TooDeep, compose_json_stream
+from crdtool.load.jsonflow import PLAIN_TAG as PLAIN_TAG  # the tag of untagged plain scalars, for readers of nodes
 from crdtool.model.gounmarshal import UnmarshalTypeError
 from crdtool.model.gounquote import replace_lone_surrogate_escapes
 from crdtool.model.path import Segment
@@ -44,17 +47,23 @@ _RECURSION_SAFE_DEPTH = MAX_DEPTH // 3
 _LIBYAML_NESTING = MAX_DEPTH + 2048
 #: Text that cannot nest this deep before libyaml's error has a syntax error; deeper, it may be libyaml's own limit.
 _PARSER_LIMIT_FLOOR = 100
-PLAIN_TAG = "!plain"  # an untagged plain scalar: typed later, by go-yaml's rules
+#: Flow nesting from which JSON is composed by the linear composer rather than libyaml, whose scanner's
+#: work for each token grows with the depth (measured: even at about 300 levels for one composition; a
+#: stream whose positions are asked for is composed twice by libyaml, once by the linear composer).
+_LINEAR_FLOW_DEPTH = 200
 _PLAIN = PLAIN_TAG
-_STR = "tag:yaml.org,2002:str"
-_MAP = "tag:yaml.org,2002:map"
-_SEQ = "tag:yaml.org,2002:seq"
+_STR = STR_TAG
+_MAP = MAP_TAG
+_SEQ = SEQ_TAG
 #: A compact run of block indicators, `- - - -` (`?` too), as one pattern per first character: a pattern
 #: that starts with a literal is searched for many times faster than one that starts with a class.
 _COMPACT_RUNS = tuple(re.compile(first + r"[ \t]+[-?][ \t]+[-?][ \t]+[-?]") for first in ("-", r"\?"))
 _DOC_SEPARATOR = re.compile(r"^---", re.M)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_QUOTED = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_NESTING_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 class YAMLInputError(Exception):
@@ -97,6 +106,37 @@ def _may_nest_deeper_than(text: str, depth: int) -> bool:
 
 def _brackets(text: str) -> int:
     return text.count("[") + text.count("{")
+
+
+def _flow_deeper_than(text: str, depth: int) -> bool:
+    """Whether JSON text nests deeper than `depth` (for other text, a guess: it is only a choice of reader)."""
+    if _brackets(text) <= depth:
+        return False
+    brackets = _NOT_BRACKETS.sub("", _QUOTED.sub("", text))
+    return max(accumulate(map(_NESTING_STEP.__getitem__, brackets)), default=0) > depth
+
+
+#: The last text composed by the linear JSON composer and its nodes, kept for the one next call
+#: with that very text: a stream's positions are composed again (load.sources) after its values.
+_last_linear: tuple[str, list[Node | None]] | None = None
+
+
+def _compose_linear(text: str) -> list[Node | None] | None:
+    """The nodes of a stream of deeply nested JSON documents in linear time (None if the text is
+    not such a stream: libyaml reads it)."""
+    global _last_linear
+    if _last_linear is not None and _last_linear[0] is text:
+        nodes = _last_linear[1]
+        _last_linear = None
+        return nodes
+    if not _flow_deeper_than(text, _LINEAR_FLOW_DEPTH):
+        return None
+    try:
+        found = compose_json_stream(text, MAX_DEPTH)
+    except TooDeep as err:
+        raise _too_deep(err.mark) from None
+    _last_linear = None if found is None else (text, found)
+    return None if found is None else list(found)
 
 
 def _text_through_error(text: str, err: yaml.YAMLError) -> str:
@@ -248,7 +288,13 @@ def compose_documents(text: str) -> list[Node | None]:
     crdtool's: the depth limit and its message are crdtool's, whatever the parser and its
     version. Only then: that parser's time grows with the square of the depth in flow sequences
     (a 20 KB `[[[...` with a syntax error at its end took 14 s).
+
+    A stream of JSON documents nested more deeply than libyaml reads in good time is composed by
+    load.jsonflow instead, to the same nodes, in time linear in the text.
     """
+    linear = _compose_linear(text)
+    if linear is not None:
+        return linear
     allowed = False
     try:
         with _libyaml_nesting_allowed(_LIBYAML_NESTING) as allowed:

@@ -95,17 +95,12 @@ def cached_lint(doc: Document, store: Cache, costs: bool = False, old: Document 
     else:
         old_key = document_key(old)
         key = None if old_key is None else document_key(doc, "update", costs, old_key)
-    if key is not None and store.enabled:
-        hit = store.get(_NAMESPACE, key)
-        if isinstance(hit, Result):
-            hit.document = doc
-            return hit
-    from crdtool.engine.lint import lint_document
 
-    result = lint_document(doc, old, costs)
-    if key is not None and store.enabled:
-        store.put(_NAMESPACE, key, _stored(result))
-    return result
+    def lint() -> Result:
+        from crdtool.engine.lint import lint_document
+
+        return lint_document(doc, old, costs)
+    return _through_cache(doc, key, store, lint)
 
 
 def cached_comparison(doc: Document, old: Document, store: Cache, costs: bool, compare: Callable[[], Result]) -> Result:
@@ -114,12 +109,17 @@ def cached_comparison(doc: Document, old: Document, store: Cache, costs: bool, c
     documents as read: the old CRD is taken as installed from its document alone."""
     old_key = document_key(old)
     key = None if old_key is None else document_key(doc, "against", costs, old_key)
+    return _through_cache(doc, key, store, compare)
+
+
+def _through_cache(doc: Document, key: bytes | None, store: Cache, compute: Callable[[], Result]) -> Result:
+    """The Result stored under `key` (now `doc`'s), else `compute()`'s, stored (no key: never cached)."""
     if key is not None and store.enabled:
         hit = store.get(_NAMESPACE, key)
         if isinstance(hit, Result):
             hit.document = doc
             return hit
-    result = compare()
+    result = compute()
     if key is not None and store.enabled:
         store.put(_NAMESPACE, key, _stored(result))
     return result

@@ -19,13 +19,56 @@ condition is not checked), which the caller says.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from crdtool.admission.chain import Attributes, JSONObject, Resource
 from crdtool.admission.request import admission_request
 
-__all__ = ["compile_condition", "evaluate"]
+__all__ = ["Matched", "compile_condition", "evaluate", "match"]
+
+
+@dataclass
+class Matched:
+    """What matchconditions.Matcher.Match finds before failurePolicy decides: the budget certainly
+    spent (`exhausted`), a false condition (`matches` False), the first condition crdtool cannot
+    evaluate (`unsupported`, as `matchCondition 'X' WHY`), the conditions' errors."""
+
+    exhausted: bool = False
+    matches: bool = True
+    unsupported: str = ""
+    errors: list[str] = field(default_factory=list)
+
+    def error(self) -> str:
+        """The errors as the matcher returns them: one alone, several as Go's aggregate `[a, b]`."""
+        return self.errors[0] if len(self.errors) == 1 else "[" + ", ".join(self.errors) + "]"
+
+
+def match(compiled: list[Any], activation: dict[str, Any], composition: Any, notes: list[str]) -> Matched:
+    """matchconditions.Matcher.Match over compiled conditions (crdtool.cel.admission.Compiled), a
+    webhook's or a policy's (with its variables, `composition`): every condition is evaluated (the
+    filter's ForInput, under RuntimeCELCostBudgetMatchConditions) before any is looked at; the first
+    false one means no match. Where crdtool cannot tell whether a cost limit stopped them, the note
+    goes to `notes`."""
+    from crdtool.cel import admission_cost
+
+    checks = admission_cost.ForInput("matchConditions", admission_cost.MATCH_CONDITIONS_BUDGET, activation,
+                                     composition)
+    outcomes = [checks.evaluate("matchCondition", condition) for condition in compiled]
+    notes += checks.notes + checks.budget_notes()
+    if checks.exhausted:
+        return Matched(exhausted=True, matches=False)
+    found = Matched()
+    for condition, outcome in zip(compiled, outcomes, strict=True):
+        assert outcome is not None, "every condition is evaluated unless the budget ran out"
+        if outcome.unsupported:
+            found.unsupported = found.unsupported or f"matchCondition '{condition.expression}' {outcome.unsupported}"
+        elif outcome.error is not None:
+            found.errors.append(outcome.error)
+        elif outcome.value is False:
+            return Matched(matches=False)
+    return found
 
 
 @cache
@@ -63,26 +106,18 @@ def evaluate(conditions: Any, attributes: Attributes, invoked: Resource, obj: JS
     activation = {"object": obj, "oldObject": old, "request": request, "namespaceObject": None, "params": None}
     expressions = [str(c.get("expression") or "") if isinstance(c, dict) else ""
                    for c in (conditions if isinstance(conditions, list) else [])]
-    checks = admission_cost.ForInput("matchConditions", admission_cost.MATCH_CONDITIONS_BUDGET, activation)
-    outcomes = [checks.evaluate("matchCondition", compile_condition(e)) for e in expressions]
+    found_notes: list[str] = []
+    found = match([compile_condition(e) for e in expressions], activation, None, found_notes)
     if notes is not None:
-        notes.extend(f"not checked: {who}: {note}" for note in checks.notes + checks.budget_notes())
-    if checks.exhausted:
+        notes.extend(f"not checked: {who}: {note}" for note in found_notes)
+    if found.exhausted:
         return (None if failure_policy == "Ignore" else admission_cost.OUT_OF_BUDGET), False, ""
-    errors: list[str] = []
-    undecided = ""
-    for expression, outcome in zip(expressions, outcomes, strict=True):
-        assert outcome is not None, "every condition is evaluated unless the budget ran out"
-        if outcome.unsupported:
-            undecided = undecided or f"matchCondition '{expression}' {outcome.unsupported}"
-        elif outcome.error is not None:
-            errors.append(outcome.error)
-        elif outcome.value is False:
-            return None, False, ""
-    if undecided:
-        return None, False, undecided
-    if not errors:
+    if not found.matches:
+        return None, False, ""
+    if found.unsupported:
+        return None, False, found.unsupported
+    if not found.errors:
         return None, True, ""
     if failure_policy == "Ignore":
         return None, False, ""
-    return (errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"), False, ""
+    return found.error(), False, ""

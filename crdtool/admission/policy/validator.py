@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from crdtool.admission import conditions
 from crdtool.admission.policy.model import Policy
 from crdtool.cel import admission as celadm
 from crdtool.cel import admission_cost
@@ -104,29 +105,18 @@ class CompiledPolicy:
         """matchconditions.Matcher.Match: None when the conditions hold; no decisions when one is false;
         one decision for errors (the apiserver's aggregate of them, or its budget's error). Every
         condition is evaluated (ForInput) before any is looked at. Cost notes go to `notes`."""
-        checks = admission_cost.ForInput("matchConditions", admission_cost.MATCH_CONDITIONS_BUDGET, activation,
-                                         variables.context())
-        outcomes = [checks.evaluate("matchCondition", compiled) for _, compiled in self.match_conditions]
-        notes += checks.notes + checks.budget_notes()
-        if checks.exhausted:
+        found = conditions.match([compiled for _, compiled in self.match_conditions], activation,
+                                 variables.context(), notes)
+        if found.exhausted:
             return [] if on_error == "admit" else [self._budget_error(on_error)]
-        errors: list[str] = []
-        unsupported = ""
-        for (_, compiled), outcome in zip(self.match_conditions, outcomes, strict=True):
-            assert outcome is not None, "every condition is evaluated unless the budget ran out"
-            if outcome.unsupported:
-                unsupported = unsupported or f"matchCondition '{compiled.expression}' {outcome.unsupported}"
-            elif outcome.error is not None:
-                errors.append(outcome.error)
-            elif outcome.value is False:
-                return []
-        if unsupported:
-            return [Decision("unknown", unsupported=unsupported)]
-        if errors:
+        if not found.matches:
+            return []
+        if found.unsupported:
+            return [Decision("unknown", unsupported=found.unsupported)]
+        if found.errors:
             if on_error == "admit":
                 return []
-            message = errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
-            return [Decision("deny", message=message, evaluation_error=True)]
+            return [Decision("deny", message=found.error(), evaluation_error=True)]
         return None
 
     @staticmethod

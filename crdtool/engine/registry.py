@@ -38,16 +38,29 @@ class ServedVersion:
     store: Cache | None = None
 
     @cached_property
+    def schema(self) -> dict | None:
+        """The schema as the apiserver stored it: the document's, decoded into JSONSchemaProps (a null
+        list element or map value is its zero value, `required: [null]` an empty name; null fields and
+        unknown keys are gone)."""
+        if self.raw_schema is None:
+            return None
+        from crdtool.model.gounmarshal import unmarshal
+        from crdtool.schema.crd.decode import SCHEMA
+
+        decoded = unmarshal(self.raw_schema, SCHEMA)
+        return decoded.value if decoded.error is None else self.raw_schema
+
+    @cached_property
     def structural(self) -> Any:
         from crdtool.schema.structural.structural import new_structural
 
-        return new_structural(self.raw_schema) if self.raw_schema is not None else None
+        return new_structural(self.schema) if self.schema is not None else None
 
     @cached_property
     def validator(self) -> Any:
         from crdtool.schema.values.validation import compile_schema
 
-        return compile_schema(self.raw_schema or {})
+        return compile_schema(self.schema or {})
 
     @cached_property
     def context(self) -> Any:

@@ -121,3 +121,23 @@ def test_a_crd_among_the_inputs_with_versions_of_another_type_is_refused(tmp_pat
     res = run("validate", str(tmp_path / "crd.yaml"))
     assert res.exit_code == 1, res.output
     assert "cannot be handled as a CustomResourceDefinition: json: cannot unmarshal" in res.output
+
+
+def test_a_served_schema_is_the_one_the_apiserver_stored(tmp_path: Path) -> None:
+    """The schema a CRD serves is the one decoded into JSONSchemaProps, where `required: [null]` is a required
+    property named ""."""
+    crd = tmp_path / "crd.json"
+    crd.write_text(json.dumps({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced",
+                 "names": {"kind": "Widget", "plural": "widgets", "singular": "widget", "listKind": "WidgetList"},
+                 "versions": [{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {
+                     "type": "object", "properties": {"spec": {"type": "object", "required": [None],
+                                                               "properties": {"size": {"type": "integer"}}}}}}}]}}))
+    obj = _write(tmp_path, {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                            "spec": {"size": 2}})
+    res = run("validate", "--format", "kubectl", "-c", str(crd), obj)
+    assert res.exit_code == 1, res.output
+    assert "internal error" not in res.output
+    assert "is invalid: spec.: Required value" in res.output

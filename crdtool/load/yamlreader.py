@@ -116,27 +116,36 @@ def _flow_deeper_than(text: str, depth: int) -> bool:
     return max(accumulate(map(_NESTING_STEP.__getitem__, brackets)), default=0) > depth
 
 
-#: The last text composed by the linear JSON composer and its nodes, kept for the one next call
-#: with that very text: a stream's positions are composed again (load.sources) after its values.
-_last_linear: tuple[str, list[Node | None]] | None = None
+#: The last deeply nested text composed (by the linear JSON composer, or from libyaml's events) and its
+#: nodes, kept for the one next call with that very text: a stream's positions are composed again
+#: (load.sources) after its values, and composing deep text is what costs.
+_last_deep: tuple[str, list[Node | None]] | None = None
+
+
+def _kept(text: str) -> list[Node | None] | None:
+    """The nodes kept for `text` (once), else None."""
+    global _last_deep
+    if _last_deep is not None and _last_deep[0] is text:
+        nodes = _last_deep[1]
+        _last_deep = None
+        return nodes
+    return None
+
+
+def _keep(text: str, nodes: list[Node | None]) -> list[Node | None]:
+    global _last_deep
+    _last_deep = (text, nodes)
+    return list(nodes)
 
 
 def _compose_linear(text: str) -> list[Node | None] | None:
     """The nodes of a stream of deeply nested JSON documents in linear time (None if the text is
     not such a stream: libyaml reads it)."""
-    global _last_linear
-    if _last_linear is not None and _last_linear[0] is text:
-        nodes = _last_linear[1]
-        _last_linear = None
-        return nodes
-    if not _flow_deeper_than(text, _LINEAR_FLOW_DEPTH):
-        return None
     try:
         found = compose_json_stream(text, MAX_DEPTH)
     except TooDeep as err:
         raise _too_deep(err.mark) from None
-    _last_linear = None if found is None else (text, found)
-    return None if found is None else list(found)
+    return None if found is None else _keep(text, found)
 
 
 def _text_through_error(text: str, err: yaml.YAMLError) -> str:
@@ -290,17 +299,25 @@ def compose_documents(text: str) -> list[Node | None]:
     (a 20 KB `[[[...` with a syntax error at its end took 14 s).
 
     A stream of JSON documents nested more deeply than libyaml reads in good time is composed by
-    load.jsonflow instead, to the same nodes, in time linear in the text.
+    load.jsonflow instead, to the same nodes, in time linear in the text. Deeply nested text is composed
+    once: its nodes are kept for the next call with that very text (its positions, after its values).
     """
-    linear = _compose_linear(text)
-    if linear is not None:
-        return linear
+    known = _kept(text)
+    if known is not None:
+        return known
+    deep = _flow_deeper_than(text, _LINEAR_FLOW_DEPTH)
+    if deep:
+        linear = _compose_linear(text)
+        if linear is not None:
+            return linear
     allowed = False
     try:
         with _libyaml_nesting_allowed(_LIBYAML_NESTING) as allowed:
             if _may_nest_deeper_than(text, _RECURSION_SAFE_DEPTH):
-                return _compose_events(yaml.parse(text, Loader=yaml.CSafeLoader))
-            return _compose_with_libyaml(text)
+                nodes = _compose_events(yaml.parse(text, Loader=yaml.CSafeLoader))
+            else:
+                nodes = _compose_with_libyaml(text)
+            return _keep(text, nodes) if deep else nodes
     except yaml.YAMLError as err:
         error = err
     if not allowed and _may_nest_deeper_than(_text_through_error(text, error), _PARSER_LIMIT_FLOOR):

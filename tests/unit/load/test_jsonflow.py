@@ -231,3 +231,18 @@ def test_a_streams_positions_are_not_composed_a_second_time(monkeypatch) -> None
     assert texts == [len(text)]
     assert [d.locate(("spec",)) for d in read_source("again.json", text)] == [(1, 23), (3, 23), (5, 23)]
     assert texts == [len(text)] * 2  # another reading composes again
+
+
+def test_a_deep_yaml_streams_positions_are_not_composed_a_second_time(monkeypatch) -> None:
+    """Deep flow inside block YAML is libyaml's to read (at a cost that grows with the depth): its nodes
+    too serve the positions of its findings."""
+    from crdtool.load import read_source
+
+    composed: list[int] = []
+    original = yamlreader._compose_with_libyaml
+    monkeypatch.setattr(yamlreader, "_compose_with_libyaml",
+                        lambda text: composed.append(len(text)) or original(text))
+    text = "\n---\n".join(f"kind: K\nn: {i}\nspec: {json.dumps(_deep(300))}" for i in range(3))
+    docs = read_source("deep.yaml", text)
+    assert [d.locate(("spec", "a")) for d in docs] == [(3, 8), (7, 8), (11, 8)]
+    assert composed == [len(text)]

@@ -18,6 +18,20 @@ from crdtool.load.document import Document
 from crdtool.model.groupversion import from_api_version_and_kind
 
 
+def _holds_null(value: Any) -> bool:
+    """Whether a JSON value has a null anywhere in it."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if item is None:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 @dataclass(eq=False)
 class ServedVersion:
     """One version of a CRD, with its schema compiled on first use."""
@@ -42,8 +56,8 @@ class ServedVersion:
         """The schema as the apiserver stored it: the document's, decoded into JSONSchemaProps (a null
         list element or map value is its zero value, `required: [null]` an empty name; null fields and
         unknown keys are gone)."""
-        if self.raw_schema is None:
-            return None
+        if self.raw_schema is None or not _holds_null(self.raw_schema):
+            return self.raw_schema  # what decoding changes beyond nulls (unknown keys) nothing here reads
         from crdtool.model.gounmarshal import unmarshal
         from crdtool.schema.crd.decode import SCHEMA
 

@@ -11,6 +11,7 @@ import copy
 from typing import Any
 
 import pytest
+from smd_cases import IN_CONTAINER, REFUSED, Case, smd_test_go_cases
 
 from crdtool.admission.policy import smd
 from crdtool.admission.policy.model import Policy
@@ -114,61 +115,9 @@ def _apply(expression: str, obj: dict[str, Any], old: dict[str, Any] | None = No
     return patched
 
 
-ENV = [{"name": "test", "value": "a"}, {"name": "test", "value": "b"}]
 NGINX = [{"name": "nginx", "image": "nginx", "ports": [{"containerPort": 80, "protocol": "TCP"}]}]
-IN_CONTAINER = ('Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{'
-                'containers: [Object.spec.template.spec.containers{name: "nginx", %s}]}}}}')
-REFUSED = "error applying patch: invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: "
 
-# (smd_test.go's name or what is shown, expression, object, old object, expected object or the error's text)
-CASES: list[tuple[str, str, dict[str, Any], dict[str, Any] | None, dict[str, Any] | str]] = [
-    ("apply configuration add to listType=map",
-     "Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{"
-     'volumes: [Object.spec.template.spec.volumes{name: "y"}]}}}}',
-     _deployment(_pod(volumes=[{"name": "x"}])), None, _deployment(_pod(volumes=[{"name": "x"}, {"name": "y"}]))),
-    ("apply configuration update listType=map entry",
-     "Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{"
-     'volumes: [Object.spec.template.spec.volumes{name: "y", hostPath: '
-     'Object.spec.template.spec.volumes.hostPath{path: "a"}}]}}}}',
-     _deployment(_pod(volumes=[{"name": "x"}, {"name": "y"}])), None,
-     _deployment(_pod(volumes=[{"name": "x"}, {"name": "y", "hostPath": {"path": "a"}}]))),
-    ("apply configuration with conditionals",
-     "Object{spec: Object.spec{replicas: object.spec.replicas % 2 == 0?object.spec.replicas + 1:"
-     "object.spec.replicas}}", _deployment({"replicas": 2}), None, _deployment({"replicas": 3})),
-    ("apply configuration with old object",
-     "Object{spec: Object.spec{replicas: oldObject.spec.replicas % 2 == 0?oldObject.spec.replicas + 1:"
-     "oldObject.spec.replicas}}", _deployment({"replicas": 1}), _deployment({"replicas": 2}),
-     _deployment({"replicas": 3})),
-    ("complex apply configuration initialization",
-     'Object{spec: Object.spec{replicas: 1, template: Object.spec.template{metadata: '
-     'Object.spec.template.metadata{labels: {"app": "nginx"}}, spec: Object.spec.template.spec{containers: '
-     '[Object.spec.template.spec.containers{name: "nginx", image: "nginx:1.14.2", ports: '
-     '[Object.spec.template.spec.containers.ports{containerPort: 80}], resources: '
-     'Object.spec.template.spec.containers.resources{limits: {"cpu": "128M"}}}]}}}}',
-     _deployment({}), None,
-     _deployment({"replicas": 1, "template": {"metadata": {"labels": {"app": "nginx"}}, "spec": {"containers": [
-         {"name": "nginx", "image": "nginx:1.14.2", "ports": [{"containerPort": 80}],
-          "resources": {"limits": {"cpu": "128M"}}}]}}})),
-    ("apply configuration with change to atomic",
-     'Object{spec: Object.spec{selector: Object.spec.selector{matchLabels: {"l": "v"}}}}',
-     _deployment({"replicas": 1}), None, REFUSED + ".spec.selector"),
-    ("apply configuration with invalid type name", "Object{spec: Object.specx{replicas: 1}}",
-     _deployment({"replicas": 1}), None,
-     'type mismatch: unexpected type name "Object.specx", expected "Object.spec", which matches field name '
-     "path from root Object type"),
-    ("apply configuration with invalid field name", "Object{spec: Object.spec{replicasx: 1}}",
-     _deployment({"replicas": 1}), None,
-     "error applying patch: failed to convert patch object to typed object: .spec.replicasx: field not "
-     "declared in schema"),
-    ("apply configuration with duplicate env vars in original object", "Object{spec: Object.spec{replicas: 3}}",
-     _deployment({"replicas": 1, **_pod(containers=[{"name": "nginx", "env": ENV}])}), None,
-     _deployment({"replicas": 3, **_pod(containers=[{"name": "nginx", "env": ENV}])})),
-    ("apply configuration modify existing env variable",
-     IN_CONTAINER % 'env: [Object.spec.template.spec.containers.env{name: "test", value: "c"}]',
-     _deployment({"replicas": 1, **_pod(containers=[{"name": "nginx", "env": [*ENV, {"name": "foo",
-                                                                                    "value": "bar"}]}])}),
-     None, _deployment({"replicas": 1, **_pod(containers=[{"name": "nginx", "env": [
-         {"name": "test", "value": "c"}, {"name": "foo", "value": "bar"}]}])})),
+CASES: list[Case] = [*smd_test_go_cases(_deployment, _pod),
     # beyond smd_test.go: what the Go types' markers make of other fields
     ("a port without its protocol is the TCP port of the object (the key's +default)",
      IN_CONTAINER % 'ports: [Object.spec.template.spec.containers.ports{containerPort: 80, name: "http"}]',

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from json.decoder import scanstring as _scanstring  # type: ignore[attr-defined]
+from typing import NamedTuple
 
 from yaml._yaml import Mark
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -78,6 +79,58 @@ def compose_json_stream(text: str, max_depth: int) -> list[Node | None] | None:
     """
     if _NOT_PLAIN_JSON.search(text) is not None:
         return None
+    try:
+        roots, _, levels = _compose(text, 0, 0, 0, one_value=False)
+    except _NotJSON:
+        return None
+    if len(levels) > max_depth:
+        raise TooDeep(levels[max_depth])
+    return roots
+
+
+class FlowValue(NamedTuple):
+    """A JSON collection composed inside other text: its node, where it ends, and the mark of the first
+    collection opened at each level of it (its first, its own): as many as it nests deep."""
+
+    node: Node
+    end: int
+    levels: list[Mark]
+
+
+def compose_json_collection(text: str, start: int, line: int, line_start: int
+                            ) -> FlowValue | int:
+    """The node of the JSON object or array opening at `text[start]` (a flow collection inside a
+    block document: `line` is libyaml's line number of `start`, `line_start` the index its column
+    counts from), as libyaml composes it there; else the index where the text stops being JSON as
+    libyaml would read it (the collection is not composed here).
+
+    Its nesting is not limited here: where it is placed decides how deep it may go (`FlowValue.levels`).
+    """
+    try:
+        roots, end, levels = _compose(text, start, line, line_start, one_value=True)
+    except _NotJSON as err:
+        return err.index
+    found = _NOT_PLAIN_JSON.search(text, start, end)
+    if found is not None:
+        return found.start()
+    node = roots[0]
+    assert node is not None, "a collection was composed"
+    return FlowValue(node, end, levels)
+
+
+class _NotJSON(Exception):
+    """The text stops being JSON (as libyaml reads it) at `index`."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(index)
+        self.index = index
+
+
+def _compose(text: str, pos: int, line: int, line_start: int, one_value: bool
+             ) -> tuple[list[Node | None], int, list[Mark]]:
+    """The roots composed from `text[pos:]`, the index after the last one, and the mark of the first
+    collection opened at each level. `one_value`: compose the one collection opening at `pos` and stop
+    after its closing bracket. Raises _NotJSON."""
     roots: list[Node | None] = []
     parents: list[tuple[Node | None, bool, Node | None]] = []  # the collections around `top`, as kept below
     top: Node | None = None  # the innermost open collection (None: at a document's root)
@@ -85,27 +138,26 @@ def compose_json_stream(text: str, max_depth: int) -> list[Node | None] | None:
     key: Node | None = None  # the mapping's key awaiting its value
     state = _ROOT
     explicit = False  # the current document began at a `---` line
-    too_deep: Mark | None = None
-    line = line_start = 0
+    levels: list[Mark] = []
     name = _STREAM_NAME
-    for m in _TOKEN.finditer(text):
+    for m in _TOKEN.finditer(text, pos):
         kind = m.lastindex
-        if top is None and "\t" in m.group():
-            return None  # libyaml takes a tab at the start of a block-context line for content
+        if top is None and ("\t" in m.group() or one_value and m.start() != pos):
+            raise _NotJSON(m.start())  # libyaml takes a tab at the start of a block-context line for content
         node: Node
         if kind in (_STRING, _KEY):
             node = _string(text, m.span(1), line, line_start)
             if kind == _KEY:
                 if state != _KEY_NEXT and state != _FIRST_KEY or m.start(2) - m.start(1) > _SIMPLE_KEY_REACH:
-                    return None  # not JSON; or a `:` libyaml no longer takes for a key's
+                    raise _NotJSON(m.start())  # not JSON; or a `:` libyaml no longer takes for a key's
                 key = node
                 state = _VALUE
                 continue
         elif kind in (_OPEN_MAP, _OPEN_MAP_KEY, _OPEN_SEQ):
             start = m.start(kind if kind != _OPEN_MAP_KEY else _OPEN_MAP)
             mark = Mark(name, start, line, start - line_start, None, None)
-            if too_deep is None and len(parents) >= max_depth:
-                too_deep = mark
+            if len(parents) == len(levels):
+                levels.append(mark)
             node = (SequenceNode(SEQ_TAG, [], mark, None, flow_style=True) if kind == _OPEN_SEQ  # type: ignore[arg-type]
                     else MappingNode(MAP_TAG, [], mark, None, flow_style=True))  # type: ignore[arg-type]
         elif kind == _CLOSE:
@@ -113,19 +165,21 @@ def compose_json_stream(text: str, max_depth: int) -> list[Node | None] | None:
                 closes_map = text[end - 1] == "}"
                 if top is None or top_map != closes_map or not (
                         state == _NEXT or state == (_FIRST_KEY if top_map else _FIRST_VALUE)):
-                    return None
+                    raise _NotJSON(end - 1)
                 top.end_mark = Mark(name, end, line, end - line_start, None, None)
                 top, top_map, key = parents.pop()
                 state = _NEXT if top is not None else _AFTER_ROOT
+                if one_value and top is None:
+                    return roots, end, levels
             continue
         elif kind in (_COMMA, _COMMA_KEY):
             if state != _NEXT:
-                return None
+                raise _NotJSON(m.start())
             if kind == _COMMA:
                 state = _KEY_NEXT if top_map else _VALUE
                 continue
             if not top_map or m.start(_COMMA_KEY) - m.start(_COMMA_KEY - 1) > _SIMPLE_KEY_REACH:
-                return None
+                raise _NotJSON(m.start())
             key = _string(text, m.span(_COMMA_KEY - 1), line, line_start)
             state = _VALUE
             continue
@@ -138,23 +192,23 @@ def compose_json_stream(text: str, max_depth: int) -> list[Node | None] | None:
             line += 1
             line_start = m.end()
             continue
-        elif kind in (_SEPARATOR, _END):
+        elif kind in (_SEPARATOR, _END) and not one_value:
             if state == _ROOT and explicit:  # an empty document: libyaml's empty plain scalar at the next token
                 start = m.start(kind)
                 mark = _end_mark(start, line, line_start) if kind == _END else Mark(name, start, line, 0, None, None)
                 roots.append(ScalarNode(PLAIN_TAG, "", mark, mark, style=""))  # type: ignore[arg-type]
             elif state != _ROOT and state != _AFTER_ROOT:
-                return None
+                raise _NotJSON(m.start())
             if kind == _END:
                 break
             state, explicit = _ROOT, True
             continue
         else:
-            return None
+            raise _NotJSON(m.start())
         # a value: a scalar, or a collection just opened
         if top is None:
             if state != _ROOT:
-                return None
+                raise _NotJSON(m.start())
             roots.append(node)
         elif state in (_VALUE, _FIRST_VALUE):
             if top_map:
@@ -163,12 +217,12 @@ def compose_json_stream(text: str, max_depth: int) -> list[Node | None] | None:
             else:
                 top.value.append(node)
         else:
-            return None
+            raise _NotJSON(m.start())
         if kind == _OPEN_MAP_KEY:
             parents.append((top, top_map, key))
             top, top_map = node, True
             if m.start(_OPEN_MAP_KEY) - m.start(_OPEN_MAP_KEY - 1) > _SIMPLE_KEY_REACH:
-                return None
+                raise _NotJSON(m.start())
             key = _string(text, m.span(_OPEN_MAP_KEY - 1), line, line_start)
             state = _VALUE
         elif kind in (_OPEN_MAP, _OPEN_SEQ):
@@ -177,9 +231,10 @@ def compose_json_stream(text: str, max_depth: int) -> list[Node | None] | None:
             state = _FIRST_KEY if top_map else _FIRST_VALUE
         else:
             state = _NEXT if top is not None else _AFTER_ROOT
-    if too_deep is not None:
-        raise TooDeep(too_deep)
-    return roots
+    if one_value:
+        raise _NotJSON(len(text))  # the collection never closes
+    return roots, len(text), levels
+
 
 def _string(text: str, span: tuple[int, int], line: int, line_start: int) -> ScalarNode:
     """The node of a JSON string at `span` of a line: YAML's double-quoted escapes are JSON's (escaped

@@ -58,7 +58,7 @@ def compose_with_grafts(text: str, min_depth: int, max_depth: int,
         line += text.count("\n", scanned, start) + text.count("\r", scanned, start) - text.count("\r\n", scanned, start)
         line_start = max(line_start, text.rfind("\n", scanned, start) + 1, text.rfind("\r", scanned, start) + 1)
         scanned = start
-        composed = compose_json_collection(text, start, line, line_start)
+        composed = compose_json_collection(text, start, line, line_start, plain_scalars=True)
         if not isinstance(composed, FlowValue) or composed.end != end:
             return None
         values.append(composed)

@@ -34,6 +34,12 @@ _STREAM_NAME = "<unicode string>"
 _SIMPLE_KEY_REACH = 1024
 
 _STR = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
+#: A plain scalar of the kind YAML flow and JSON share (words, numbers): libyaml ends it where this ends,
+#: when a blank, a line break, `,`, `]` or `}` follows (anything else: not read here).
+_PLAIN_TEXT = r"-?[0-9A-Za-z_][0-9A-Za-z_.+-]*"
+#: A key: a JSON string, or (YAML flow) plain text whose `:` is followed by a blank.
+_KEY_TEXT = rf"{_STR}|{_PLAIN_TEXT}(?=[ \t]*:(?:[ \t\r\n]|\Z))"
+_JSON_LITERAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null")
 _STRING, _KEY, _OPEN_MAP, _OPEN_MAP_KEY, _OPEN_SEQ, _CLOSE, _COMMA, _COMMA_KEY, _PLAIN, _BREAK, _SEPARATOR, _END = (
     1, 2, 3, 5, 6, 7, 8, 10, 11, 12, 13, 14)
 #: One token with the blanks before it; a key is one token with its `:` (on its line, as libyaml needs),
@@ -41,12 +47,12 @@ _STRING, _KEY, _OPEN_MAP, _OPEN_MAP_KEY, _OPEN_SEQ, _CLOSE, _COMMA, _COMMA_KEY, 
 _TOKEN = re.compile(rf"""
     [ \t]*
     (?:
-        ({_STR})(?:[ \t]*(:))?                                         # 1: a string; 2: a key
-      | (\{{)(?:[ \t]*({_STR})[ \t]*(:))?                              # 3: `{{`; 4, 5: with its first key
+        ({_KEY_TEXT})(?:[ \t]*(:))?                                    # 1: a string; 2: a key
+      | (\{{)(?:[ \t]*({_KEY_TEXT})[ \t]*(:))?                         # 3: `{{`; 4, 5: with its first key
       | (\[)                                                           # 6
       | ([}}\]]+)                                                      # 7: closing brackets
-      | (,)(?:[ \t]*({_STR})[ \t]*(:))?                                # 8: `,`; 9, 10: with the next key
-      | (-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null)  # 11: a plain scalar
+      | (,)(?:[ \t]*({_KEY_TEXT})[ \t]*(:))?                           # 8: `,`; 9, 10: with the next key
+      | ({_PLAIN_TEXT})(?![^ \t\r\n,\]}}])                              # 11: a plain scalar
       | (\r\n|\r|\n)                                                   # 12: a line break
       | ^(---)[ ]*(?=[\r\n]|\Z)                                        # 13: a document separator line
       | (\Z)                                                           # 14: the end of the text
@@ -80,7 +86,7 @@ def compose_json_stream(text: str, max_depth: int) -> list[Node | None] | None:
     if _NOT_PLAIN_JSON.search(text) is not None:
         return None
     try:
-        roots, _, levels = _compose(text, 0, 0, 0, one_value=False)
+        roots, _, levels = _compose(text, 0, 0, 0, one_value=False, plain_scalars=False)
     except _NotJSON:
         return None
     if len(levels) > max_depth:
@@ -97,7 +103,7 @@ class FlowValue(NamedTuple):
     levels: list[Mark]
 
 
-def compose_json_collection(text: str, start: int, line: int, line_start: int
+def compose_json_collection(text: str, start: int, line: int, line_start: int, plain_scalars: bool = False
                             ) -> FlowValue | int:
     """The node of the JSON object or array opening at `text[start]` (a flow collection inside a
     block document: `line` is libyaml's line number of `start`, `line_start` the index its column
@@ -107,7 +113,7 @@ def compose_json_collection(text: str, start: int, line: int, line_start: int
     Its nesting is not limited here: where it is placed decides how deep it may go (`FlowValue.levels`).
     """
     try:
-        roots, end, levels = _compose(text, start, line, line_start, one_value=True)
+        roots, end, levels = _compose(text, start, line, line_start, one_value=True, plain_scalars=plain_scalars)
     except _NotJSON as err:
         return err.index
     found = _NOT_PLAIN_JSON.search(text, start, end)
@@ -126,11 +132,20 @@ class _NotJSON(Exception):
         self.index = index
 
 
-def _compose(text: str, pos: int, line: int, line_start: int, one_value: bool
+def _compose(text: str, pos: int, line: int, line_start: int, one_value: bool, plain_scalars: bool
              ) -> tuple[list[Node | None], int, list[Mark]]:
     """The roots composed from `text[pos:]`, the index after the last one, and the mark of the first
     collection opened at each level. `one_value`: compose the one collection opening at `pos` and stop
-    after its closing bracket. Raises _NotJSON."""
+    after its closing bracket. `plain_scalars`: YAML flow's plain words and numbers are read too (as
+    values and keys), not only JSON's. Raises _NotJSON."""
+
+    def key_at(span: tuple[int, int]) -> ScalarNode:
+        if text[span[0]] == '"':
+            return _string(text, span, line, line_start)
+        if not plain_scalars:
+            raise _NotJSON(span[0])
+        return _plain(text, span, line, line_start)
+
     roots: list[Node | None] = []
     parents: list[tuple[Node | None, bool, Node | None]] = []  # the collections around `top`, as kept below
     top: Node | None = None  # the innermost open collection (None: at a document's root)
@@ -146,7 +161,7 @@ def _compose(text: str, pos: int, line: int, line_start: int, one_value: bool
             raise _NotJSON(m.start())  # libyaml takes a tab at the start of a block-context line for content
         node: Node
         if kind in (_STRING, _KEY):
-            node = _string(text, m.span(1), line, line_start)
+            node = key_at(m.span(1))
             if kind == _KEY:
                 if state != _KEY_NEXT and state != _FIRST_KEY or m.start(2) - m.start(1) > _SIMPLE_KEY_REACH:
                     raise _NotJSON(m.start())  # not JSON; or a `:` libyaml no longer takes for a key's
@@ -180,14 +195,13 @@ def _compose(text: str, pos: int, line: int, line_start: int, one_value: bool
                 continue
             if not top_map or m.start(_COMMA_KEY) - m.start(_COMMA_KEY - 1) > _SIMPLE_KEY_REACH:
                 raise _NotJSON(m.start())
-            key = _string(text, m.span(_COMMA_KEY - 1), line, line_start)
+            key = key_at(m.span(_COMMA_KEY - 1))
             state = _VALUE
             continue
         elif kind == _PLAIN:
-            start, end = m.span(kind)
-            column = start - line_start
-            node = ScalarNode(PLAIN_TAG, text[start:end], Mark(name, start, line, column, None, None),  # type: ignore[arg-type]
-                              Mark(name, end, line, column + end - start, None, None), style="")  # type: ignore[arg-type]
+            if not plain_scalars and _JSON_LITERAL.fullmatch(m.group(kind)) is None:
+                raise _NotJSON(m.start(kind))
+            node = _plain(text, m.span(kind), line, line_start)
         elif kind == _BREAK:
             line += 1
             line_start = m.end()
@@ -223,7 +237,7 @@ def _compose(text: str, pos: int, line: int, line_start: int, one_value: bool
             top, top_map = node, True
             if m.start(_OPEN_MAP_KEY) - m.start(_OPEN_MAP_KEY - 1) > _SIMPLE_KEY_REACH:
                 raise _NotJSON(m.start())
-            key = _string(text, m.span(_OPEN_MAP_KEY - 1), line, line_start)
+            key = key_at(m.span(_OPEN_MAP_KEY - 1))
             state = _VALUE
         elif kind in (_OPEN_MAP, _OPEN_SEQ):
             parents.append((top, top_map, key))
@@ -246,6 +260,14 @@ def _string(text: str, span: tuple[int, int], line: int, line_start: int) -> Sca
     column = start - line_start
     return ScalarNode(STR_TAG, value, Mark(_STREAM_NAME, start, line, column, None, None),  # type: ignore[arg-type]
                       Mark(_STREAM_NAME, end, line, column + end - start, None, None), style='"')  # type: ignore[arg-type]
+
+
+def _plain(text: str, span: tuple[int, int], line: int, line_start: int) -> ScalarNode:
+    """The node of a plain scalar at `span` of a line (its type is decided later, by go-yaml's rules)."""
+    start, end = span
+    column = start - line_start
+    return ScalarNode(PLAIN_TAG, text[start:end], Mark(_STREAM_NAME, start, line, column, None, None),  # type: ignore[arg-type]
+                      Mark(_STREAM_NAME, end, line, column + end - start, None, None), style="")  # type: ignore[arg-type]
 
 
 def _end_mark(index: int, line: int, line_start: int) -> Mark:

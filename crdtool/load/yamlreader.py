@@ -213,7 +213,7 @@ def _compose_events(events: Iterable[yaml.Event]) -> list[Node | None]:
             pending_keys.pop()
         elif isinstance(event, yaml.AliasEvent):
             if event.anchor not in anchors:
-                raise ComposerError(None, None, f"found undefined alias {event.anchor!r}",
+                raise ComposerError(None, None, "found undefined alias",  # libyaml composer's words
                                     event.start_mark)  # type: ignore[arg-type]  # libyaml's Mark, as above
             add(anchors[event.anchor])
         elif isinstance(event, yaml.DocumentStartEvent):

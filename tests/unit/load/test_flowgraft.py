@@ -26,6 +26,8 @@ def _deep(depth: int, leaf: Any = "x") -> str:
 
 
 DEEP = _deep(300)
+YAML_FLOW = "{a: " * 150 + "[x, -1, 1.5e+3, a_b.c-d, true, Null, {k : v,  m:\n  0}, w\n, z ]" + "}" * 150
+MIXED = "[{a: " * 120 + '{"q": 1, r: "s"}' + "}]" * 120
 DEEP_LINES = json.dumps(json.loads(_deep(240)), indent=1)  # a value over many lines
 
 
@@ -70,8 +72,10 @@ def _grafted(monkeypatch, text: str) -> bool:
     f"a: {DEEP}\n...\n---\nb: {DEEP}\n",
     f"%YAML 1.1\n---\na: {DEEP}\n",
     f"- {DEEP_LINES}\n- x\n",
+    f"kind: K\nmetadata: {YAML_FLOW}\nspec:\n- {MIXED}\n",
+    f"a: {DEEP.replace(chr(34) + 'a' + chr(34), 'a')}\n",
 ], ids=["mapping-value", "comment-after", "sequence-items", "roots-and-values", "aliases-around", "crlf", "cr",
-        "non-ascii", "nested-block", "document-end", "directive", "multi-line-item"])
+        "non-ascii", "nested-block", "document-end", "directive", "multi-line-item", "yaml-flow", "plain-keys"])
 def test_deep_json_values_in_block_documents_are_grafted_as_libyaml_composes_them(monkeypatch, text: str) -> None:
     assert _grafted(monkeypatch, text)
     assert flat(compose_documents(text)) == flat(libyaml_trees(text))
@@ -84,7 +88,9 @@ def test_deep_json_values_in_block_documents_are_grafted_as_libyaml_composes_the
     f"a: &x {DEEP}\nb: *x\n",                                    # anchored
     f"a: !!seq {DEEP}\n",                                        # tagged
     f"{DEEP}: value\n",                                          # a key
-    f"a: {DEEP.replace(chr(34) + 'a' + chr(34), 'a')}\n",        # YAML flow, not JSON
+    *(f"a: {{b: {'[' * 250}{flow}{']' * 250}}}\n" for flow in (  # YAML flow beyond plain words and numbers
+        "a b", "{a: b c}", "{a:b}", "a #c\n", "~", ".inf", "a\n b", '{"a":b:c}', "'s'", "!t x", "&a x", "*a",
+        "? a", "{a: }", "a:", "{a}", "a,", "<<", "-", "- a", "a\t", "{a:\tb}", "x]")),
     f"a: {DEEP}\nb: [1\n",                                       # a syntax error after it
     f"a: [1\nb: {DEEP}\n",                                       # a syntax error before it
     f"a: {DEEP[:-1]}\n",                                         # never closed
@@ -93,8 +99,9 @@ def test_deep_json_values_in_block_documents_are_grafted_as_libyaml_composes_the
     f"\ufeffa: {DEEP}\n",                                        # a byte order mark
     f"a: {DEEP[:40]}\t{DEEP[40:]}\n",                            # a tab inside it
     f"a: {DEEP[:-3]}\n---\n{DEEP[-3:]}\n",                       # a document separator inside it
-], ids=["block-scalar", "comment", "single-quoted", "anchored", "tagged", "key", "yaml-flow", "error-after",
-        "error-before", "unclosed", "text-after", "line-separator", "bom", "tab", "separator-inside"])
+], ids=["block-scalar", "comment", "single-quoted", "anchored", "tagged", "key", "error-after",
+        "error-before", "unclosed", "text-after", "line-separator", "bom", "tab", "separator-inside",
+        *(f"yaml-flow-{i}" for i in range(23))])
 def test_what_is_not_certainly_a_json_value_is_read_by_libyaml_alike(text: str) -> None:
     assert _outcome(compose_documents, text) == _outcome(libyaml_trees, text)
 

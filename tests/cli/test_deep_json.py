@@ -54,9 +54,9 @@ def test_a_4_mb_stream_of_3000_deep_documents_is_read_in_seconds(tmp_path: Path)
     assert took < 8, f"{took:.1f} s of processor time (libyaml alone took 19 s)"
 
 
-def _block_stream(tmp_path: Path, documents: int, depth: int) -> str:
-    """CronTabs in block YAML whose spec.cronSpec is deep JSON on one line (as a converter writes it)."""
-    deep = '{"a": ' * depth + "[1, true, null]" + "}" * depth
+def _block_stream(tmp_path: Path, documents: int, depth: int, key: str = '"a"') -> str:
+    """CronTabs in block YAML whose spec.cronSpec is deep JSON (or YAML flow, with plain keys) on one line."""
+    deep = f"{{{key}: " * depth + "[1, true, null]" + "}" * depth
     path = tmp_path / "deep.yaml"
     path.write_text("".join(f"---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: c{i}\n"
                             f"spec:\n  cronSpec: {deep}\n  image: x\n  replicas: 1.5\n" for i in range(documents)))
@@ -76,14 +76,17 @@ def test_deep_json_in_block_yaml_has_the_findings_and_positions_libyaml_gives(tm
         assert "deep.yaml:25:3: error: spec.cronSpec: Invalid value" in grafted.output
 
 
-def test_a_4_mb_block_stream_of_3000_deep_values_is_read_in_seconds(tmp_path: Path) -> None:
-    """The fuzzer's `metadata: {"a": {"a": ...` documents: libyaml alone took 26 s of processor time."""
-    path = _block_stream(tmp_path, 181, 3000)
+@pytest.mark.parametrize("key", ['"a"', "a"], ids=["json", "yaml-flow"])
+def test_a_4_mb_block_stream_of_3000_deep_values_is_read_in_seconds(tmp_path: Path, key: str) -> None:
+    """The fuzzer's `metadata: {"a": {"a": ...` and `{a: {a: ...` documents: libyaml alone took 26 s of
+    processor time."""
+    documents = 181 if key == '"a"' else 240
+    path = _block_stream(tmp_path, documents, 3000, key)
     assert Path(path).stat().st_size > 3_500_000
     start = time.process_time()
     res = _validate(path, "--format", "json")
     took = time.process_time() - start
-    assert res.exit_code == 1 and len(json.loads(res.output)["results"]) == 181
+    assert res.exit_code == 1 and len(json.loads(res.output)["results"]) == documents
     assert took < 8, f"{took:.1f} s of processor time"
 
 

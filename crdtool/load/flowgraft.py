@@ -1,5 +1,6 @@
-"""Block YAML documents holding deeply nested JSON values (`metadata: {"a": {"a": ...`), composed
-in time linear in the text.
+"""Block YAML documents holding deeply nested JSON values (`metadata: {"a": {"a": ...`), or YAML flow
+values made of what load.jsonflow reads (plain words and numbers, one-line quoted scalars: `{a: [{'b': 1`),
+composed in time linear in the text.
 
 libyaml's scanner does work proportional to the flow depth for every token it reads, so a JSON value
 thousands of levels deep inside a block document costs depth × tokens, as a stream of such JSON does
@@ -27,8 +28,8 @@ from crdtool.load.jsonflow import FlowValue, TooDeep, compose_json_collection
 #: A bracket that may open a flow collection in block context: first on its line (after indentation),
 #: or after a block mapping's `: ` or a block sequence's `- ` (a tag or an anchor in between: not grafted).
 _OPENING = re.compile(r"(?:^|[:-][ \t])[ \t]*([\[{])", re.M)
-#: What matters to find the bracket that closes a JSON collection: brackets and double-quoted strings.
-_BRACKET_OR_STRING = re.compile(r'[\[\]{}]|"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
+#: What matters to find the bracket that closes a flow collection: brackets and quoted strings.
+_BRACKET_OR_STRING = re.compile(r'[\[\]{}]|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\n]*(?:\'\'[^\'\n]*)*\'')
 _NOT_LINE_BREAK = re.compile(r"[^\r\n]")
 #: Line breaks libyaml counts beyond JSON's blanks (not in a grafted value, but they shift lines before it).
 _OTHER_LINE_BREAK = re.compile("[\x85\u2028\u2029]")

@@ -37,8 +37,10 @@ _STR = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*
 #: A plain scalar of the kind YAML flow and JSON share (words, numbers): libyaml ends it where this ends,
 #: when a blank, a line break, `,`, `]` or `}` follows (anything else: not read here).
 _PLAIN_TEXT = r"-?[0-9A-Za-z_][0-9A-Za-z_.+-]*"
-#: A key: a JSON string, or (YAML flow) plain text whose `:` is followed by a blank.
-_KEY_TEXT = rf"{_STR}|{_PLAIN_TEXT}(?=[ \t]*:(?:[ \t\r\n]|\Z))"
+#: A single-quoted scalar on one line (YAML flow).
+_SINGLE_QUOTED = r"'[^'\r\n]*(?:''[^'\r\n]*)*'"
+#: A key: a JSON string, or (YAML flow) a single-quoted one or plain text whose `:` is followed by a blank.
+_KEY_TEXT = rf"{_STR}|{_SINGLE_QUOTED}|{_PLAIN_TEXT}(?=[ \t]*:(?:[ \t\r\n]|\Z))"
 _JSON_LITERAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null")
 _STRING, _KEY, _OPEN_MAP, _OPEN_MAP_KEY, _OPEN_SEQ, _CLOSE, _COMMA, _COMMA_KEY, _PLAIN, _BREAK, _SEPARATOR, _END = (
     1, 2, 3, 5, 6, 7, 8, 10, 11, 12, 13, 14)
@@ -136,15 +138,15 @@ def _compose(text: str, pos: int, line: int, line_start: int, one_value: bool, p
              ) -> tuple[list[Node | None], int, list[Mark]]:
     """The roots composed from `text[pos:]`, the index after the last one, and the mark of the first
     collection opened at each level. `one_value`: compose the one collection opening at `pos` and stop
-    after its closing bracket. `plain_scalars`: YAML flow's plain words and numbers are read too (as
-    values and keys), not only JSON's. Raises _NotJSON."""
+    after its closing bracket. `plain_scalars`: YAML flow's plain words and numbers and its one-line
+    single-quoted scalars are read too (as values and keys), not only JSON's. Raises _NotJSON."""
 
     def key_at(span: tuple[int, int]) -> ScalarNode:
         if text[span[0]] == '"':
             return _string(text, span, line, line_start)
         if not plain_scalars:
             raise _NotJSON(span[0])
-        return _plain(text, span, line, line_start)
+        return _plain(text, span, line, line_start) if text[span[0]] != "'" else _single(text, span, line, line_start)
 
     roots: list[Node | None] = []
     parents: list[tuple[Node | None, bool, Node | None]] = []  # the collections around `top`, as kept below
@@ -260,6 +262,15 @@ def _string(text: str, span: tuple[int, int], line: int, line_start: int) -> Sca
     column = start - line_start
     return ScalarNode(STR_TAG, value, Mark(_STREAM_NAME, start, line, column, None, None),  # type: ignore[arg-type]
                       Mark(_STREAM_NAME, end, line, column + end - start, None, None), style='"')  # type: ignore[arg-type]
+
+
+def _single(text: str, span: tuple[int, int], line: int, line_start: int) -> ScalarNode:
+    """The node of a single-quoted scalar on one line (`''` is a quote)."""
+    start, end = span
+    column = start - line_start
+    return ScalarNode(STR_TAG, text[start + 1:end - 1].replace("''", "'"),
+                      Mark(_STREAM_NAME, start, line, column, None, None),  # type: ignore[arg-type]
+                      Mark(_STREAM_NAME, end, line, column + end - start, None, None), style="'")  # type: ignore[arg-type]
 
 
 def _plain(text: str, span: tuple[int, int], line: int, line_start: int) -> ScalarNode:

@@ -26,7 +26,9 @@ def _deep(depth: int, leaf: Any = "x") -> str:
 
 
 DEEP = _deep(300)
-YAML_FLOW = "{a: " * 150 + "[x, -1, 1.5e+3, a_b.c-d, true, Null, {k : v,  m:\n  0}, w\n, z ]" + "}" * 150
+YAML_FLOW = ("{a: " * 150 + "[x, -1, 1.5e+3, a_b.c-d, true, Null, {k : v,  m:\n  0}, w\n, z , 'it''s', ' a] ',"
+             " {'k': 'v', 'q':1, \"r\":2}]" + "}" * 150)
+SINGLE_QUOTED = "{'a': " * 300 + "''" + "}" * 300
 MIXED = "[{a: " * 120 + '{"q": 1, r: "s"}' + "}]" * 120
 DEEP_LINES = json.dumps(json.loads(_deep(240)), indent=1)  # a value over many lines
 
@@ -74,8 +76,10 @@ def _grafted(monkeypatch, text: str) -> bool:
     f"- {DEEP_LINES}\n- x\n",
     f"kind: K\nmetadata: {YAML_FLOW}\nspec:\n- {MIXED}\n",
     f"a: {DEEP.replace(chr(34) + 'a' + chr(34), 'a')}\n",
+    f"a: {SINGLE_QUOTED}\nb: {SINGLE_QUOTED}\n",
 ], ids=["mapping-value", "comment-after", "sequence-items", "roots-and-values", "aliases-around", "crlf", "cr",
-        "non-ascii", "nested-block", "document-end", "directive", "multi-line-item", "yaml-flow", "plain-keys"])
+        "non-ascii", "nested-block", "document-end", "directive", "multi-line-item", "yaml-flow", "plain-keys",
+        "single-quoted"])
 def test_deep_json_values_in_block_documents_are_grafted_as_libyaml_composes_them(monkeypatch, text: str) -> None:
     assert _grafted(monkeypatch, text)
     assert flat(compose_documents(text)) == flat(libyaml_trees(text))
@@ -89,7 +93,7 @@ def test_deep_json_values_in_block_documents_are_grafted_as_libyaml_composes_the
     f"a: !!seq {DEEP}\n",                                        # tagged
     f"{DEEP}: value\n",                                          # a key
     *(f"a: {{b: {'[' * 250}{flow}{']' * 250}}}\n" for flow in (  # YAML flow beyond plain words and numbers
-        "a b", "{a: b c}", "{a:b}", "a #c\n", "~", ".inf", "a\n b", '{"a":b:c}', "'s'", "!t x", "&a x", "*a",
+        "a b", "{a: b c}", "{a:b}", "a #c\n", "~", ".inf", "a\n b", '{"a":b:c}', "'s\n t'", "!t x", "&a x", "*a",
         "? a", "{a: }", "a:", "{a}", "a,", "<<", "-", "- a", "a\t", "{a:\tb}", "x]")),
     f"a: {DEEP}\nb: [1\n",                                       # a syntax error after it
     f"a: [1\nb: {DEEP}\n",                                       # a syntax error before it

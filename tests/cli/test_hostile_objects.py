@@ -141,3 +141,25 @@ def test_a_served_schema_is_the_one_the_apiserver_stored(tmp_path: Path) -> None
     assert res.exit_code == 1, res.output
     assert "internal error" not in res.output
     assert "is invalid: spec.: Required value" in res.output
+
+
+@pytest.mark.parametrize(("where", "odd"), [("items", "dup"), ("items", 5), ("items", True)])
+def test_an_items_value_that_decoding_leaves_out_is_left_out(tmp_path: Path, where: str, odd) -> None:
+    """JSONSchemaPropsOrArray's UnmarshalJSON leaves a value that is neither a schema nor a list out
+    (`items: "dup"`, as a repeated key can leave it): the apiserver serves the schema without it."""
+    tags = {"type": "array", "items": {"type": "string", where: odd}}
+    crd = tmp_path / "crd.json"
+    crd.write_text(json.dumps({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced",
+                 "names": {"kind": "Widget", "plural": "widgets", "singular": "widget", "listKind": "WidgetList"},
+                 "versions": [{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {
+                     "type": "object", "properties": {"spec": {"type": "object",
+                                                               "properties": {"tags": tags}}}}}}]}}))
+    obj = _write(tmp_path, {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                            "spec": {"tags": ["a", 5]}})
+    res = run("validate", "--format", "kubectl", "-c", str(crd), obj)
+    assert "internal error" not in res.output
+    assert res.exit_code == 1, res.output
+    assert 'spec.tags[1]: Invalid value: "integer": spec.tags[1] in body must be of type string' in res.output

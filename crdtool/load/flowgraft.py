@@ -18,6 +18,7 @@ and any text whose shallow rest libyaml refuses (libyaml then says why, of the t
 from __future__ import annotations
 
 import re
+from bisect import bisect_right, insort
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -25,9 +26,6 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from crdtool.load.jsonflow import FlowValue, TooDeep, compose_json_collection
 
-#: A bracket that may open a flow collection in block context: first on its line (after indentation),
-#: or after a block mapping's `: ` or a block sequence's `- ` (a tag or an anchor in between: not grafted).
-_OPENING = re.compile(r"(?:^|[:-][ \t])[ \t]*([\[{])", re.M)
 #: What matters to find the bracket that closes a flow collection: brackets and quoted strings.
 _BRACKET_OR_STRING = re.compile(r'[\[\]{}]|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\n]*(?:\'\'[^\'\n]*)*\'')
 _NOT_LINE_BREAK = re.compile(r"[^\r\n]")
@@ -50,24 +48,17 @@ def compose_with_grafts(text: str, min_depth: int, max_depth: int,
 
     Raises load.jsonflow's TooDeep where a grafted value nests past `max_depth` (counted from its
     document's root), where crdtool's event composer refuses it."""
-    regions = _deep_regions(text, min_depth)
-    if not regions or _OTHER_LINE_BREAK.search(text) is not None:
+    if _OTHER_LINE_BREAK.search(text) is not None:
         return None
-    values: list[FlowValue] = []
-    line = scanned = line_start = 0
-    for start, end in regions:
-        line += text.count("\n", scanned, start) + text.count("\r", scanned, start) - text.count("\r\n", scanned, start)
-        line_start = max(line_start, text.rfind("\n", scanned, start) + 1, text.rfind("\r", scanned, start) + 1)
-        scanned = start
-        composed = compose_json_collection(text, start, line, line_start, plain_scalars=True)
-        if not isinstance(composed, FlowValue) or composed.end != end:
-            return None
-        values.append(composed)
+    found = _deep_values(text, min_depth)
+    if not found:
+        return None
+    regions = [region for region, _ in found]
     roots = compose(_blanked(text, regions))
     if roots is None:
         return None
     places = _placeholders(roots, {r.start for r in regions})
-    for (start, end), value in zip(regions, values, strict=True):
+    for (start, end), value in found:
         place = places.get(start)
         if place is None or place.node.end_mark.index != end or (
                 (place.node.start_mark.line, place.node.start_mark.column) !=
@@ -75,38 +66,74 @@ def compose_with_grafts(text: str, min_depth: int, max_depth: int,
             return None
         if place.depth + len(value.levels) > max_depth:
             raise TooDeep(value.levels[max_depth - place.depth])
-    for (start, _), value in zip(regions, values, strict=True):
+    for (start, _), value in found:
         places[start].put(value.node)
     return roots
 
 
-def _deep_regions(text: str, min_depth: int) -> list[_Region]:
-    """The spans of the bracketed values that may be block context's flow collections nesting deeper
-    than `min_depth` (brackets counted outside double-quoted strings: for JSON, exactly)."""
-    regions: list[_Region] = []
-    position = 0
-    while True:
-        opening = _OPENING.search(text, position)
-        if opening is None:
-            return regions
-        start = opening.start(1)
-        depth = deepest = 0
-        end = None
-        for token in _BRACKET_OR_STRING.finditer(text, start):
-            bracket = token.group()
-            if bracket in "[{":
-                depth += 1
-                deepest = max(deepest, depth)
-            elif bracket in "]}":
-                depth -= 1
-                if depth == 0:
-                    end = token.end()
-                    break
-        if end is None:
-            return regions  # never closed: not JSON from here on
-        if deepest > min_depth:
-            regions.append(_Region(start, end))
-        position = end
+def _deep_values(text: str, min_depth: int) -> list[tuple[_Region, FlowValue]]:
+    """The outermost bracketed values nesting deeper than `min_depth` that load.jsonflow composes, each
+    where a value may stand (first on its line, or after `: `, `- `, `,` or `[`; where it stands in
+    truth, libyaml's placeholder tells). A value that is not composed is looked into: a deep value inside
+    it may be, unless it holds the place where that one stopped being readable."""
+    found: list[tuple[_Region, FlowValue]] = []
+    stops: list[int] = []  # where composing stopped, sorted
+    resume = line = scanned = line_start = 0
+    for start, end, height in _bracket_spans(text):
+        if start < resume or height <= min_depth or not _may_be_a_value(text, start):
+            continue
+        later_stop = bisect_right(stops, start)
+        if later_stop < len(stops) and stops[later_stop] < end:
+            continue  # it would stop there too
+        line += text.count("\n", scanned, start) + text.count("\r", scanned, start) - text.count("\r\n", scanned, start)
+        line_start = max(line_start, text.rfind("\n", scanned, start) + 1, text.rfind("\r", scanned, start) + 1)
+        scanned = start
+        composed = compose_json_collection(text, start, line, line_start, plain_scalars=True)
+        if isinstance(composed, FlowValue):
+            if composed.end != end:
+                return []  # brackets counted otherwise than read: leave all of it to libyaml
+            found.append((_Region(start, end), composed))
+            resume = end
+        else:
+            insort(stops, composed)
+    return found
+
+
+def _bracket_spans(text: str) -> list[tuple[int, int, int]]:
+    """(start, end, height) of every bracketed span, by start: brackets matched outside quoted strings
+    (for JSON and the YAML flow load.jsonflow reads, exactly), height the levels of brackets it spans."""
+    spans: list[tuple[int, int, int]] = []
+    open_spans: list[list[int]] = []  # [start, height of the highest span inside so far]
+    closed: dict[int, tuple[int, int]] = {}
+    starts: list[int] = []
+    for token in _BRACKET_OR_STRING.finditer(text):
+        bracket = token.group()
+        if bracket == "[" or bracket == "{":
+            open_spans.append([token.start(), 0])
+            starts.append(token.start())
+        elif bracket == "]" or bracket == "}":
+            if not open_spans:
+                continue
+            start, inside = open_spans.pop()
+            closed[start] = (token.end(), inside + 1)
+            if open_spans and open_spans[-1][1] < inside + 1:
+                open_spans[-1][1] = inside + 1
+    for start in starts:
+        if start in closed:
+            end, height = closed[start]
+            spans.append((start, end, height))
+    return spans
+
+
+def _may_be_a_value(text: str, start: int) -> bool:
+    """Whether the bracket at `start` may open a value: first on its line, or after `: `, `- `, `:`, `,`
+    or `[` (not a tag, an anchor or the first key of a flow mapping)."""
+    before = start - 1
+    while before >= 0 and text[before] in " \t":
+        before -= 1
+    if before < 0 or text[before] in "\r\n:,[":
+        return True
+    return text[before] == "-" and before < start - 1
 
 
 def _blanked(text: str, regions: list[_Region]) -> str:

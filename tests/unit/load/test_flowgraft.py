@@ -77,9 +77,11 @@ def _grafted(monkeypatch, text: str) -> bool:
     f"kind: K\nmetadata: {YAML_FLOW}\nspec:\n- {MIXED}\n",
     f"a: {DEEP.replace(chr(34) + 'a' + chr(34), 'a')}\n",
     f"a: {SINGLE_QUOTED}\nb: {SINGLE_QUOTED}\n",
+    f'{{"apiVersion": {DEEP}, "x": &fz {{"a": 1}}, "y": *fz}}\n---\n{{"k": [!!str x, {YAML_FLOW}]}}\n',
+    f"a: [{{b: &x 1}}, {DEEP}, *x, {{c: {DEEP}}}]\n",
 ], ids=["mapping-value", "comment-after", "sequence-items", "roots-and-values", "aliases-around", "crlf", "cr",
         "non-ascii", "nested-block", "document-end", "directive", "multi-line-item", "yaml-flow", "plain-keys",
-        "single-quoted"])
+        "single-quoted", "inside-other-flow", "beside-anchors"])
 def test_deep_json_values_in_block_documents_are_grafted_as_libyaml_composes_them(monkeypatch, text: str) -> None:
     assert _grafted(monkeypatch, text)
     assert flat(compose_documents(text)) == flat(libyaml_trees(text))

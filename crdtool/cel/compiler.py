@@ -227,7 +227,7 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
         return result
     result.ast = _decoded(checked)
     if isinstance(checked, cel.Expression):
-        uses_old_self = _uses_old_self(source, types)
+        uses_old_self = _reads_free(result.ast, "oldSelf", optional_old_self)
     else:  # checked in pieces (crdtool.cel.deep)
         result.deep_rule = checked.plan
         uses_old_self = _reads(result.ast, "oldSelf")
@@ -414,21 +414,27 @@ def check_expression(source: str, types: SchemaTypes, env: cel.Env) -> tuple[cel
     return _check(source, types, optional_old_self=False, env=env)
 
 
-def _uses_old_self(source: str, types: SchemaTypes) -> bool:
-    """Whether a rule that compiles refers to the oldSelf variable (a transition rule).
-
-    The apiserver reads that off the checked references; here: the rule mentions oldSelf and does not
-    compile without it being declared.
-    """
-    if not _OLD_SELF_WORD.search(source):
-        return False
-    from crdtool.cel.quiet import quiet_stderr
-
-    try:
-        with quiet_stderr(types.json_name_clash):
-            environment.check_env(types, declare_old_self=False).compile(library.rewrite(source))
-    except RuntimeError as err:
-        return re.search(r"undeclared reference to 'oldSelf[.']", str(err)) is not None
+def _reads_free(ast: checked_ast.CheckedAst, name: str, bound_by_wrapper: bool) -> bool:
+    """Whether a checked tree reads the variable `name`: an identifier of that name that no comprehension
+    around it binds (a macro's variable may be named oldSelf too). `bound_by_wrapper`: the tree is a rule
+    wrapped for optionalOldSelf (environment.optional_old_self_check), whose outer comprehension binds
+    the variable for the rule: that binding is the variable's, not one of the rule's own."""
+    root = ast.root
+    stack: list[tuple[checked_ast.Node, bool]] = [(root, False)]
+    while stack:
+        node, bound = stack.pop()
+        if node.kind == "ident":
+            if node.name == name and not bound:
+                return True
+        elif node.kind == "comprehension":
+            binds = name in (node.iter_var, node.iter_var2) and not (bound_by_wrapper and node is root)
+            inner = bound or binds or node.accu_var == name
+            stack.extend((n, bound) for n in (node.iter_range, node.accu_init) if n is not None)
+            stack.extend((n, inner) for n in (node.loop_condition, node.loop_step) if n is not None)
+            if node.result is not None:
+                stack.append((node.result, bound or node.accu_var == name))
+        else:
+            stack.extend((n, bound) for n in (node.target, *node.args, *node.keys) if n is not None)
     return False
 
 

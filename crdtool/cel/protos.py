@@ -84,6 +84,8 @@ class SchemaTypes:
     #: Whether two fields of a message share a camelCase name (`jwks_uri`, `jwksUri`): harmless for CEL,
     #: but protobuf logs a warning to stderr when the checker first reads such a message.
     json_name_clash: bool = False
+    #: The identifiers of the expressions checked against these types (`selectable_names`; None: any).
+    names: frozenset[str] | None = None
     #: The checking environments made for these types (environment.check_env), by whether oldSelf is declared.
     check_envs: dict[bool, cel.Env] = field(default_factory=dict, repr=False, compare=False)
 
@@ -208,4 +210,4 @@ def build_schema_types(t: DeclType, extra_files: Iterable[descriptor_pb2.FileDes
         if "mini table" not in str(err):
             raise
         raise UndeclarableError(str(err).rpartition(": ")[2]) from None
-    return SchemaTypes(self_type, pool, builder.type_names, builder.json_name_clash)
+    return SchemaTypes(self_type, pool, builder.type_names, builder.json_name_clash, names)

@@ -19,27 +19,46 @@ _WELL_KNOWN = {1: "any", 2: "timestamp", 3: "duration"}
 
 
 def _fields(buf: bytes) -> dict[int, list]:
-    """The fields of one message: number -> values (ints for varints and fixed, bytes for the rest)."""
+    """The fields of one message: number -> values (ints for varints and fixed, bytes for the rest).
+
+    Most keys, small ints and lengths take one byte: those are read inline (a checked rule is decoded
+    whenever it is costed, so this loop is a good part of compiling a CRD's rules)."""
     out: dict[int, list] = {}
     pos, end = 0, len(buf)
     while pos < end:
-        key, pos = _varint(buf, pos)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, pos = _varint(buf, pos)
+        key = buf[pos]
+        if key & 0x80:
+            key, pos = _varint(buf, pos)
+        else:
+            pos += 1
+        wire = key & 7
+        if wire == 2:
+            size = buf[pos]
+            if size & 0x80:
+                size, pos = _varint(buf, pos)
+            else:
+                pos += 1
+            value = buf[pos:pos + size]
+            pos += size
+        elif wire == 0:
+            value = buf[pos]
+            if value & 0x80:
+                value, pos = _varint(buf, pos)
+            else:
+                pos += 1
         elif wire == 1:
             value = buf[pos:pos + 8]
             pos += 8
-        elif wire == 2:
-            size, pos = _varint(buf, pos)
-            value = buf[pos:pos + size]
-            pos += size
         elif wire == 5:
             value = buf[pos:pos + 4]
             pos += 4
         else:
             raise ValueError(f"unsupported wire type {wire}")
-        out.setdefault(number, []).append(value)
+        values = out.get(key >> 3)
+        if values is None:
+            out[key >> 3] = [value]
+        else:
+            values.append(value)
     return out
 
 

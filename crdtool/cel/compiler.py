@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from cel_expr_python import cel
 
 from crdtool.cel import checked_ast, cost, environment, library, list_semantics, unbounded
-from crdtool.cel.protos import SchemaTypes, UndeclarableError, build_schema_types, selectable_names
+from crdtool.cel.protos import SchemaTypes, UndeclarableError, build_schema_types, renumbered, selectable_names
 from crdtool.cel.types import DeclType, DeclTypes, schema_decl_type
 from crdtool.model.gofmt import go_trim_space
 from crdtool.model.path import Path
@@ -145,7 +145,7 @@ def _compile(schema: Structural, is_resource_root: bool, store: Cache | None = N
     if compiled is None:
         sources = [r.get(k) or "" for r in rules for k in ("rule", "messageExpression")]
         try:
-            types = build_schema_types(decl_type, library.descriptor_files(), selectable_names(sources))
+            types = _schema_types(decl_type, selectable_names(sources))
         except UndeclarableError as err:
             compiled = [_undeclarable(rule, decl_type, str(err)) for rule in rules]
         else:
@@ -156,6 +156,28 @@ def _compile(schema: Structural, is_resource_root: bool, store: Cache | None = N
         store.put(_STORE_NAMESPACE, stored_key, [_storable(r) for r in compiled])
     _by_fingerprint[key] = compiled
     return NodeRules(decl_type, compiled)
+
+
+#: The message types (and checking environments) made, by their type's fingerprint and the library
+#: functions their rules can call: nodes of one type with other rules (a CRD's versions, the kinds of one
+#: project) share them. The most recent are kept.
+_types_made: dict[tuple, SchemaTypes] = {}
+_TYPES_KEPT = 512
+
+
+def _schema_types(decl_type: DeclType, names: frozenset[str]) -> SchemaTypes:
+    """The message types of a node's `self` for rules whose identifiers are `names` (`build_schema_types`),
+    made once per type. Raises UndeclarableError."""
+    key = (decl_type.fingerprint(), library.callable_functions(names))
+    made = _types_made.get(key)
+    if made is not None and (not made.narrowed or made.names == names):
+        return renumbered(made)
+    types = build_schema_types(decl_type, library.descriptor_files(), names)
+    _types_made.pop(key, None)
+    _types_made[key] = types
+    if len(_types_made) > _TYPES_KEPT:
+        del _types_made[next(iter(_types_made))]
+    return types
 
 
 _STORE_NAMESPACE = "cel-rules"

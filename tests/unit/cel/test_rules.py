@@ -127,3 +127,31 @@ def test_unchanged_values_are_ratcheted() -> None:
     errs, warnings = _details(schema, {"a": 20, "b": 30}, {"a": 20, "b": 5}, ratcheting=True)
     assert errs == ["spec.b: Invalid value: 30: failed rule: self < 10"]
     assert warnings == ["spec.a: Invalid value: 20: failed rule: self < 10"]
+
+
+def test_nodes_of_one_type_share_its_messages_each_under_its_own_type_name(monkeypatch) -> None:
+    # The apiserver names the type of each rule-bearing node anew (selfType<N>, counting nodes): nodes of
+    # the same type with other rules share the messages made for the first, renamed.
+    import re
+
+    from crdtool.cel import compiler
+
+    made = []
+    build = compiler.build_schema_types
+    monkeypatch.setattr(compiler, "build_schema_types", lambda *args: made.append(args) or build(*args))
+    props = {"spec": {"type": "object", "properties": {"size": {"type": "integer"}}}}
+    numbers = []
+    for value in ("'one'", "'two'", "'three'"):
+        node = compile_node(_node([{"rule": f"self.spec == {value}"}], props), False)
+        detail = node.rules[0].compilation.error_detail
+        assert "found no matching overload for '_==_' applied to '(selfType" in detail
+        numbers.append(int(re.search(r"selfType(\d+)\.spec, string", detail).group(1)))
+    assert numbers == [numbers[0], numbers[0] + 1, numbers[0] + 2]
+    assert len(made) <= 1  # (none when an earlier test made them)
+
+
+def test_a_wide_type_narrowed_to_some_fields_is_not_shared_with_rules_naming_others() -> None:
+    props = {f"f{i}": {"type": "integer"} for i in range(1100)}
+    for i in (1, 2):
+        node = compile_node(_node([{"rule": f"self.f{i} > 0"}], props), False)
+        assert node.rules[0].compilation.error_detail == ""

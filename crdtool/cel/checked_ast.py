@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 __all__ = ["CheckedAst", "Node", "decode"]
 
@@ -148,20 +149,33 @@ def decode(serialized: bytes) -> CheckedAst:
     checked = _fields(_one(any_fields, 2, b""))
     types: dict[int, tuple] = {}
     for entry in checked.get(3, []):
-        e = _fields(entry)
-        types[_signed(_one(e, 1, 0))] = _type(_one(e, 2, b""))
+        node_id, type_ = _type_entry(entry)
+        types[node_id] = type_
     overloads: dict[int, list[str]] = {}
     references: dict[int, str] = {}
     for entry in checked.get(2, []):
-        e = _fields(entry)
-        ref = _fields(_one(e, 2, b""))
-        node_id = _signed(_one(e, 1, 0))
-        ids = [v.decode() for v in ref.get(3, [])]
+        node_id, ids, name = _reference_entry(entry)
         if ids:
-            overloads[node_id] = ids
+            overloads[node_id] = list(ids)
         else:
-            references[node_id] = _text(ref, 1)
+            references[node_id] = name
     return CheckedAst(_expr(_one(checked, 4, b"")), types, overloads, references, bytes(_one(checked, 5, b"")))
+
+
+@lru_cache(maxsize=8192)
+def _type_entry(entry: bytes) -> tuple[int, tuple]:
+    """An entry of the type map: (node id, type). Memoized: rules repeat the same entries (node 1 is a
+    bool, node 2 `self`'s message), and most of a checked tree's bytes are its types."""
+    e = _fields(entry)
+    return _signed(_one(e, 1, 0)), _type(_one(e, 2, b""))
+
+
+@lru_cache(maxsize=8192)
+def _reference_entry(entry: bytes) -> tuple[int, tuple[str, ...], str]:
+    """An entry of the reference map: (node id, overload ids, the name of an identifier's declaration)."""
+    e = _fields(entry)
+    ref = _fields(_one(e, 2, b""))
+    return _signed(_one(e, 1, 0)), tuple(v.decode() for v in ref.get(3, [])), _text(ref, 1)
 
 
 def _type(buf: bytes) -> tuple:

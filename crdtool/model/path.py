@@ -84,8 +84,8 @@ def index_of(path: Path | None, i: int) -> Path:
     return Path((i,), "i") if path is None else path.index(i)
 
 
-#: A path not made yet: a Path, or (the parent's trail, "f" | "k", the field or map key). A walk over every
-#: node of a schema passes trails, cheap to extend, and makes the Path of the few nodes with a finding.
+#: A path not made yet: a Path, or (the parent's trail, "f" | "i" | "k", the field, index or map key). A walk
+#: over every node of a schema passes trails, cheap to extend, and makes the Path of the few nodes with a finding.
 Trail = Path | tuple
 
 

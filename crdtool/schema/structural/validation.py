@@ -229,13 +229,15 @@ def _nested_completeness(v: NestedValueValidation, s: Structural | None, s_path:
 
 
 # ------------------------------------------------------------------ list and map types (on JSONSchemaProps)
-def list_and_map_type_errors(schema: dict, path: Path, require_atomic_set_type: bool,
+def list_and_map_type_errors(schema: dict, at: Trail, require_atomic_set_type: bool,
                              require_map_list_keys_map_set: bool) -> list[FieldError]:
-    """The x-kubernetes-map-type, -list-type and -list-map-keys rules of one schema node, in the apiserver's order."""
+    """The x-kubernetes-map-type, -list-type and -list-map-keys rules of one schema node (at `at`), in the
+    apiserver's order."""
     get = schema.get
     if get("x-kubernetes-list-type") is None and get("x-kubernetes-map-type") is None \
             and not get("x-kubernetes-list-map-keys"):
         return []
+    path = trail_path(at)
     errs: list[FieldError] = []
     type_ = get("type") or ""
     map_type = get("x-kubernetes-map-type")

@@ -421,27 +421,29 @@ class _SchemaWalker:
             errs.append(FieldError.forbidden(trail_path(at).child("default"), detail))
         if schema.keys().isdisjoint(_STANDARD_RARE) and type_ != "null":
             return  # none of the checks below can find anything (most nodes)
-        path = trail_path(at)
         if schema.get("id"):
-            errs.append(FieldError.forbidden(path.child("id"), "id is not supported"))
+            errs.append(FieldError.forbidden(trail_path(at).child("id"), "id is not supported"))
         if schema.get("additionalItems") is not None:
-            errs.append(FieldError.forbidden(path.child("additionalItems"), "additionalItems is not supported"))
+            errs.append(FieldError.forbidden(trail_path(at).child("additionalItems"),
+                                             "additionalItems is not supported"))
         if schema.get("patternProperties"):
-            errs.append(FieldError.forbidden(path.child("patternProperties"), "patternProperties is not supported"))
+            errs.append(FieldError.forbidden(trail_path(at).child("patternProperties"),
+                                             "patternProperties is not supported"))
         if schema.get("definitions"):
-            errs.append(FieldError.forbidden(path.child("definitions"), "definitions is not supported"))
+            errs.append(FieldError.forbidden(trail_path(at).child("definitions"), "definitions is not supported"))
         if schema.get("dependencies") is not None:
-            errs.append(FieldError.forbidden(path.child("dependencies"), "dependencies is not supported"))
+            errs.append(FieldError.forbidden(trail_path(at).child("dependencies"), "dependencies is not supported"))
         if schema.get("$ref") is not None:
-            errs.append(FieldError.forbidden(path.child("$ref"), "$ref is not supported"))
+            errs.append(FieldError.forbidden(trail_path(at).child("$ref"), "$ref is not supported"))
         if type_ == "null":
-            errs.append(FieldError.forbidden(path.child("type"), "type cannot be set to null, use nullable as an "
-                                                                 "alternative"))
+            errs.append(FieldError.forbidden(trail_path(at).child("type"),
+                                             "type cannot be set to null, use nullable as an alternative"))
         items = schema.get("items")
         if isinstance(items, list) and items:
-            errs.append(FieldError.forbidden(path.child("items"), "items must be a schema object and not an array"))
+            errs.append(FieldError.forbidden(trail_path(at).child("items"),
+                                             "items must be a schema object and not an array"))
         if scope.inside_resource_meta and schema.get("x-kubernetes-embedded-resource"):
-            errs.append(FieldError.forbidden(path.child("x-kubernetes-embedded-resource"),
+            errs.append(FieldError.forbidden(trail_path(at).child("x-kubernetes-embedded-resource"),
                                              "must not be used inside of resource meta"))
 
     def _rule_errors(self, schema: dict, rules: list, path: Path) -> list[FieldError]:

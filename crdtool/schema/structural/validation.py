@@ -232,12 +232,24 @@ def _nested_completeness(v: NestedValueValidation, s: Structural | None, s_path:
 def list_and_map_type_errors(schema: dict, at: Trail, require_atomic_set_type: bool,
                              require_map_list_keys_map_set: bool) -> list[FieldError]:
     """The x-kubernetes-map-type, -list-type and -list-map-keys rules of one schema node (at `at`), in the
-    apiserver's order."""
+    apiserver's order. (Many nodes set these, few wrongly: the node's path is made only for a finding.)"""
     get = schema.get
     if get("x-kubernetes-list-type") is None and get("x-kubernetes-map-type") is None \
             and not get("x-kubernetes-list-map-keys"):
         return []
-    path = trail_path(at)
+    if not isinstance(at, Path) and not _list_and_map_type_errors(schema, _NOWHERE, require_atomic_set_type,
+                                                                  require_map_list_keys_map_set):
+        return []
+    return _list_and_map_type_errors(schema, trail_path(at), require_atomic_set_type, require_map_list_keys_map_set)
+
+
+#: The path findings are first looked for at, before the node's own is made for them.
+_NOWHERE = Path()
+
+
+def _list_and_map_type_errors(schema: dict, path: Path, require_atomic_set_type: bool,
+                              require_map_list_keys_map_set: bool) -> list[FieldError]:
+    get = schema.get
     errs: list[FieldError] = []
     type_ = get("type") or ""
     map_type = get("x-kubernetes-map-type")

@@ -12,3 +12,4 @@ def test_a_trail_makes_the_path_of_its_steps() -> None:
     assert made == root.child("properties").key("spec").child("items").key("a.b")
     assert str(made) == "spec.versions[0].schema.openAPIV3Schema.properties[spec].items[a.b]"
     assert trail_path(root) is root
+

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from json.decoder import scanstring as _scanstring  # type: ignore[attr-defined]
+from typing import NamedTuple
 
 from yaml._yaml import Mark
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -33,6 +34,14 @@ _STREAM_NAME = "<unicode string>"
 _SIMPLE_KEY_REACH = 1024
 
 _STR = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
+#: A plain scalar of the kind YAML flow and JSON share (words, numbers): libyaml ends it where this ends,
+#: when a blank, a line break, `,`, `]` or `}` follows (anything else: not read here).
+_PLAIN_TEXT = r"-?[0-9A-Za-z_][0-9A-Za-z_.+-]*"
+#: A single-quoted scalar on one line (YAML flow).
+_SINGLE_QUOTED = r"'[^'\r\n]*(?:''[^'\r\n]*)*'"
+#: A key: a JSON string, or (YAML flow) a single-quoted one or plain text whose `:` is followed by a blank.
+_KEY_TEXT = rf"{_STR}|{_SINGLE_QUOTED}|{_PLAIN_TEXT}(?=[ \t]*:(?:[ \t\r\n]|\Z))"
+_JSON_LITERAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null")
 _STRING, _KEY, _OPEN_MAP, _OPEN_MAP_KEY, _OPEN_SEQ, _CLOSE, _COMMA, _COMMA_KEY, _PLAIN, _BREAK, _SEPARATOR, _END = (
     1, 2, 3, 5, 6, 7, 8, 10, 11, 12, 13, 14)
 #: One token with the blanks before it; a key is one token with its `:` (on its line, as libyaml needs),
@@ -40,12 +49,12 @@ _STRING, _KEY, _OPEN_MAP, _OPEN_MAP_KEY, _OPEN_SEQ, _CLOSE, _COMMA, _COMMA_KEY, 
 _TOKEN = re.compile(rf"""
     [ \t]*
     (?:
-        ({_STR})(?:[ \t]*(:))?                                         # 1: a string; 2: a key
-      | (\{{)(?:[ \t]*({_STR})[ \t]*(:))?                              # 3: `{{`; 4, 5: with its first key
+        ({_KEY_TEXT})(?:[ \t]*(:))?                                    # 1: a string; 2: a key
+      | (\{{)(?:[ \t]*({_KEY_TEXT})[ \t]*(:))?                         # 3: `{{`; 4, 5: with its first key
       | (\[)                                                           # 6
       | ([}}\]]+)                                                      # 7: closing brackets
-      | (,)(?:[ \t]*({_STR})[ \t]*(:))?                                # 8: `,`; 9, 10: with the next key
-      | (-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null)  # 11: a plain scalar
+      | (,)(?:[ \t]*({_KEY_TEXT})[ \t]*(:))?                           # 8: `,`; 9, 10: with the next key
+      | ({_PLAIN_TEXT})(?![^ \t\r\n,\]}}])                              # 11: a plain scalar
       | (\r\n|\r|\n)                                                   # 12: a line break
       | ^(---)[ ]*(?=[\r\n]|\Z)                                        # 13: a document separator line
       | (\Z)                                                           # 14: the end of the text
@@ -78,6 +87,67 @@ def compose_json_stream(text: str, max_depth: int) -> list[Node | None] | None:
     """
     if _NOT_PLAIN_JSON.search(text) is not None:
         return None
+    try:
+        roots, _, levels = _compose(text, 0, 0, 0, one_value=False, plain_scalars=False)
+    except _NotJSON:
+        return None
+    if len(levels) > max_depth:
+        raise TooDeep(levels[max_depth])
+    return roots
+
+
+class FlowValue(NamedTuple):
+    """A JSON collection composed inside other text: its node, where it ends, and the mark of the first
+    collection opened at each level of it (its first, its own): as many as it nests deep."""
+
+    node: Node
+    end: int
+    levels: list[Mark]
+
+
+def compose_json_collection(text: str, start: int, line: int, line_start: int, plain_scalars: bool = False
+                            ) -> FlowValue | int:
+    """The node of the JSON object or array opening at `text[start]` (a flow collection inside a
+    block document: `line` is libyaml's line number of `start`, `line_start` the index its column
+    counts from), as libyaml composes it there; else the index where the text stops being JSON as
+    libyaml would read it (the collection is not composed here).
+
+    Its nesting is not limited here: where it is placed decides how deep it may go (`FlowValue.levels`).
+    """
+    try:
+        roots, end, levels = _compose(text, start, line, line_start, one_value=True, plain_scalars=plain_scalars)
+    except _NotJSON as err:
+        return err.index
+    found = _NOT_PLAIN_JSON.search(text, start, end)
+    if found is not None:
+        return found.start()
+    node = roots[0]
+    assert node is not None, "a collection was composed"
+    return FlowValue(node, end, levels)
+
+
+class _NotJSON(Exception):
+    """The text stops being JSON (as libyaml reads it) at `index`."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(index)
+        self.index = index
+
+
+def _compose(text: str, pos: int, line: int, line_start: int, one_value: bool, plain_scalars: bool
+             ) -> tuple[list[Node | None], int, list[Mark]]:
+    """The roots composed from `text[pos:]`, the index after the last one, and the mark of the first
+    collection opened at each level. `one_value`: compose the one collection opening at `pos` and stop
+    after its closing bracket. `plain_scalars`: YAML flow's plain words and numbers and its one-line
+    single-quoted scalars are read too (as values and keys), not only JSON's. Raises _NotJSON."""
+
+    def key_at(span: tuple[int, int]) -> ScalarNode:
+        if text[span[0]] == '"':
+            return _string(text, span, line, line_start)
+        if not plain_scalars:
+            raise _NotJSON(span[0])
+        return _plain(text, span, line, line_start) if text[span[0]] != "'" else _single(text, span, line, line_start)
+
     roots: list[Node | None] = []
     parents: list[tuple[Node | None, bool, Node | None]] = []  # the collections around `top`, as kept below
     top: Node | None = None  # the innermost open collection (None: at a document's root)
@@ -85,27 +155,26 @@ def compose_json_stream(text: str, max_depth: int) -> list[Node | None] | None:
     key: Node | None = None  # the mapping's key awaiting its value
     state = _ROOT
     explicit = False  # the current document began at a `---` line
-    too_deep: Mark | None = None
-    line = line_start = 0
+    levels: list[Mark] = []
     name = _STREAM_NAME
-    for m in _TOKEN.finditer(text):
+    for m in _TOKEN.finditer(text, pos):
         kind = m.lastindex
-        if top is None and "\t" in m.group():
-            return None  # libyaml takes a tab at the start of a block-context line for content
+        if top is None and ("\t" in m.group() or one_value and m.start() != pos):
+            raise _NotJSON(m.start())  # libyaml takes a tab at the start of a block-context line for content
         node: Node
         if kind in (_STRING, _KEY):
-            node = _string(text, m.span(1), line, line_start)
+            node = key_at(m.span(1))
             if kind == _KEY:
                 if state != _KEY_NEXT and state != _FIRST_KEY or m.start(2) - m.start(1) > _SIMPLE_KEY_REACH:
-                    return None  # not JSON; or a `:` libyaml no longer takes for a key's
+                    raise _NotJSON(m.start())  # not JSON; or a `:` libyaml no longer takes for a key's
                 key = node
                 state = _VALUE
                 continue
         elif kind in (_OPEN_MAP, _OPEN_MAP_KEY, _OPEN_SEQ):
             start = m.start(kind if kind != _OPEN_MAP_KEY else _OPEN_MAP)
             mark = Mark(name, start, line, start - line_start, None, None)
-            if too_deep is None and len(parents) >= max_depth:
-                too_deep = mark
+            if len(parents) == len(levels):
+                levels.append(mark)
             node = (SequenceNode(SEQ_TAG, [], mark, None, flow_style=True) if kind == _OPEN_SEQ  # type: ignore[arg-type]
                     else MappingNode(MAP_TAG, [], mark, None, flow_style=True))  # type: ignore[arg-type]
         elif kind == _CLOSE:
@@ -113,48 +182,49 @@ def compose_json_stream(text: str, max_depth: int) -> list[Node | None] | None:
                 closes_map = text[end - 1] == "}"
                 if top is None or top_map != closes_map or not (
                         state == _NEXT or state == (_FIRST_KEY if top_map else _FIRST_VALUE)):
-                    return None
+                    raise _NotJSON(end - 1)
                 top.end_mark = Mark(name, end, line, end - line_start, None, None)
                 top, top_map, key = parents.pop()
                 state = _NEXT if top is not None else _AFTER_ROOT
+                if one_value and top is None:
+                    return roots, end, levels
             continue
         elif kind in (_COMMA, _COMMA_KEY):
             if state != _NEXT:
-                return None
+                raise _NotJSON(m.start())
             if kind == _COMMA:
                 state = _KEY_NEXT if top_map else _VALUE
                 continue
             if not top_map or m.start(_COMMA_KEY) - m.start(_COMMA_KEY - 1) > _SIMPLE_KEY_REACH:
-                return None
-            key = _string(text, m.span(_COMMA_KEY - 1), line, line_start)
+                raise _NotJSON(m.start())
+            key = key_at(m.span(_COMMA_KEY - 1))
             state = _VALUE
             continue
         elif kind == _PLAIN:
-            start, end = m.span(kind)
-            column = start - line_start
-            node = ScalarNode(PLAIN_TAG, text[start:end], Mark(name, start, line, column, None, None),  # type: ignore[arg-type]
-                              Mark(name, end, line, column + end - start, None, None), style="")  # type: ignore[arg-type]
+            if not plain_scalars and _JSON_LITERAL.fullmatch(m.group(kind)) is None:
+                raise _NotJSON(m.start(kind))
+            node = _plain(text, m.span(kind), line, line_start)
         elif kind == _BREAK:
             line += 1
             line_start = m.end()
             continue
-        elif kind in (_SEPARATOR, _END):
+        elif kind in (_SEPARATOR, _END) and not one_value:
             if state == _ROOT and explicit:  # an empty document: libyaml's empty plain scalar at the next token
                 start = m.start(kind)
                 mark = _end_mark(start, line, line_start) if kind == _END else Mark(name, start, line, 0, None, None)
                 roots.append(ScalarNode(PLAIN_TAG, "", mark, mark, style=""))  # type: ignore[arg-type]
             elif state != _ROOT and state != _AFTER_ROOT:
-                return None
+                raise _NotJSON(m.start())
             if kind == _END:
                 break
             state, explicit = _ROOT, True
             continue
         else:
-            return None
+            raise _NotJSON(m.start())
         # a value: a scalar, or a collection just opened
         if top is None:
             if state != _ROOT:
-                return None
+                raise _NotJSON(m.start())
             roots.append(node)
         elif state in (_VALUE, _FIRST_VALUE):
             if top_map:
@@ -163,13 +233,13 @@ def compose_json_stream(text: str, max_depth: int) -> list[Node | None] | None:
             else:
                 top.value.append(node)
         else:
-            return None
+            raise _NotJSON(m.start())
         if kind == _OPEN_MAP_KEY:
             parents.append((top, top_map, key))
             top, top_map = node, True
             if m.start(_OPEN_MAP_KEY) - m.start(_OPEN_MAP_KEY - 1) > _SIMPLE_KEY_REACH:
-                return None
-            key = _string(text, m.span(_OPEN_MAP_KEY - 1), line, line_start)
+                raise _NotJSON(m.start())
+            key = key_at(m.span(_OPEN_MAP_KEY - 1))
             state = _VALUE
         elif kind in (_OPEN_MAP, _OPEN_SEQ):
             parents.append((top, top_map, key))
@@ -177,9 +247,10 @@ def compose_json_stream(text: str, max_depth: int) -> list[Node | None] | None:
             state = _FIRST_KEY if top_map else _FIRST_VALUE
         else:
             state = _NEXT if top is not None else _AFTER_ROOT
-    if too_deep is not None:
-        raise TooDeep(too_deep)
-    return roots
+    if one_value:
+        raise _NotJSON(len(text))  # the collection never closes
+    return roots, len(text), levels
+
 
 def _string(text: str, span: tuple[int, int], line: int, line_start: int) -> ScalarNode:
     """The node of a JSON string at `span` of a line: YAML's double-quoted escapes are JSON's (escaped
@@ -191,6 +262,23 @@ def _string(text: str, span: tuple[int, int], line: int, line_start: int) -> Sca
     column = start - line_start
     return ScalarNode(STR_TAG, value, Mark(_STREAM_NAME, start, line, column, None, None),  # type: ignore[arg-type]
                       Mark(_STREAM_NAME, end, line, column + end - start, None, None), style='"')  # type: ignore[arg-type]
+
+
+def _single(text: str, span: tuple[int, int], line: int, line_start: int) -> ScalarNode:
+    """The node of a single-quoted scalar on one line (`''` is a quote)."""
+    start, end = span
+    column = start - line_start
+    return ScalarNode(STR_TAG, text[start + 1:end - 1].replace("''", "'"),
+                      Mark(_STREAM_NAME, start, line, column, None, None),  # type: ignore[arg-type]
+                      Mark(_STREAM_NAME, end, line, column + end - start, None, None), style="'")  # type: ignore[arg-type]
+
+
+def _plain(text: str, span: tuple[int, int], line: int, line_start: int) -> ScalarNode:
+    """The node of a plain scalar at `span` of a line (its type is decided later, by go-yaml's rules)."""
+    start, end = span
+    column = start - line_start
+    return ScalarNode(PLAIN_TAG, text[start:end], Mark(_STREAM_NAME, start, line, column, None, None),  # type: ignore[arg-type]
+                      Mark(_STREAM_NAME, end, line, column + end - start, None, None), style="")  # type: ignore[arg-type]
 
 
 def _end_mark(index: int, line: int, line_start: int) -> Mark:

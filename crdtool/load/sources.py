@@ -130,7 +130,16 @@ class SourceParts(NamedTuple):
 
 
 def read_parts(path: str, text: str | None = None) -> SourceParts:
-    """One input read (see `read_source`); InputError if it cannot be."""
+    """One input read (see `read_source`); InputError if it cannot be, also where it is too large for
+    the memory the process may use (named, and its nodes freed before the run goes on)."""
+    try:
+        return _read_parts(path, text)
+    except MemoryError:
+        pass
+    raise InputError("<stdin>" if path == "-" else path, "input too large to process")
+
+
+def _read_parts(path: str, text: str | None) -> SourceParts:
     if text is None:
         text = read_text(path)
     display = "<stdin>" if path == "-" else path

@@ -22,6 +22,7 @@ from yaml.composer import ComposerError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from crdtool.load.document import DuplicateKey, Locator
+from crdtool.load.flowgraft import compose_with_grafts
 from crdtool.load.gotyping import (
     INT64_MAX,
     INT64_MIN,
@@ -212,7 +213,7 @@ def _compose_events(events: Iterable[yaml.Event]) -> list[Node | None]:
             pending_keys.pop()
         elif isinstance(event, yaml.AliasEvent):
             if event.anchor not in anchors:
-                raise ComposerError(None, None, f"found undefined alias {event.anchor!r}",
+                raise ComposerError(None, None, "found undefined alias",  # libyaml composer's words
                                     event.start_mark)  # type: ignore[arg-type]  # libyaml's Mark, as above
             add(anchors[event.anchor])
         elif isinstance(event, yaml.DocumentStartEvent):
@@ -305,19 +306,23 @@ def compose_documents(text: str) -> list[Node | None]:
     known = _kept(text)
     if known is not None:
         return known
-    deep = _flow_deeper_than(text, _LINEAR_FLOW_DEPTH)
-    if deep:
+    if _flow_deeper_than(text, _LINEAR_FLOW_DEPTH):
         linear = _compose_linear(text)
-        if linear is not None:
-            return linear
+        if linear is None:
+            linear = _compose_grafted(text)
+        return linear if linear is not None else _keep(text, _compose_with_parsers(text))
+    return _compose_with_parsers(text)
+
+
+def _compose_with_parsers(text: str) -> list[Node | None]:
+    """The nodes of the text composed by libyaml (from its events where the text may nest deeply, by the
+    pure-Python parser where libyaml's own limit may be what refused it); raises YAMLInputError."""
     allowed = False
     try:
         with _libyaml_nesting_allowed(_LIBYAML_NESTING) as allowed:
             if _may_nest_deeper_than(text, _RECURSION_SAFE_DEPTH):
-                nodes = _compose_events(yaml.parse(text, Loader=yaml.CSafeLoader))
-            else:
-                nodes = _compose_with_libyaml(text)
-            return _keep(text, nodes) if deep else nodes
+                return _compose_events(yaml.parse(text, Loader=yaml.CSafeLoader))
+            return _compose_with_libyaml(text)
     except yaml.YAMLError as err:
         error = err
     if not allowed and _may_nest_deeper_than(_text_through_error(text, error), _PARSER_LIMIT_FLOOR):
@@ -326,6 +331,23 @@ def compose_documents(text: str) -> list[Node | None]:
         except yaml.YAMLError as err:
             error = err
     raise _syntax_error(error) from None
+
+
+def _compose_grafted(text: str) -> list[Node | None] | None:
+    """The nodes of block text whose deep values are JSON, composed in linear time (load.flowgraft);
+    None where that is not certain (libyaml reads the text)."""
+
+    def shallow(blanked: str) -> list[Node | None] | None:
+        try:
+            return _compose_with_parsers(blanked)
+        except YAMLInputError:
+            return None
+
+    try:
+        found = compose_with_grafts(text, _LINEAR_FLOW_DEPTH, MAX_DEPTH, shallow)
+    except TooDeep as err:
+        raise _too_deep(err.mark) from None
+    return None if found is None else _keep(text, found)
 
 
 class _AliasBudget:

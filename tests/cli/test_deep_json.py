@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from crdtool.cli import cli
-from crdtool.load import yamlreader
+from crdtool.load import sources, yamlreader
 
 CRD = str(Path(__file__).resolve().parents[2] / "fixtures" / "crontab" / "crd.yaml")
 
@@ -52,3 +52,57 @@ def test_a_4_mb_stream_of_3000_deep_documents_is_read_in_seconds(tmp_path: Path)
     took = time.process_time() - start
     assert res.exit_code == 1 and len(json.loads(res.output)["results"]) == 181
     assert took < 8, f"{took:.1f} s of processor time (libyaml alone took 19 s)"
+
+
+def _block_stream(tmp_path: Path, documents: int, depth: int, key: str = '"a"') -> str:
+    """CronTabs in block YAML whose spec.cronSpec is deep JSON (or YAML flow, with plain keys) on one line."""
+    deep = f"{{{key}: " * depth + "[1, true, null]" + "}" * depth
+    path = tmp_path / "deep.yaml"
+    path.write_text("".join(f"---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: c{i}\n"
+                            f"spec:\n  cronSpec: {deep}\n  image: x\n  replicas: 1.5\n" for i in range(documents)))
+    return str(path)
+
+
+@pytest.mark.parametrize("options", [(), ("--format", "json")], ids=["text", "json"])
+def test_deep_json_in_block_yaml_has_the_findings_and_positions_libyaml_gives(tmp_path: Path, monkeypatch,
+                                                                              options) -> None:
+    path = _block_stream(tmp_path, 3, 2500)
+    grafted = _validate(path, *options)
+    monkeypatch.setattr(yamlreader, "compose_with_grafts", lambda *args: None)  # libyaml alone
+    before = _validate(path, *options)
+    assert grafted.exit_code == before.exit_code == 1
+    assert grafted.output == before.output
+    if not options:
+        assert "deep.yaml:25:3: error: spec.cronSpec: Invalid value" in grafted.output
+
+
+@pytest.mark.parametrize("key", ['"a"', "a"], ids=["json", "yaml-flow"])
+def test_a_4_mb_block_stream_of_3000_deep_values_is_read_in_seconds(tmp_path: Path, key: str) -> None:
+    """The fuzzer's `metadata: {"a": {"a": ...` and `{a: {a: ...` documents: libyaml alone took 26 s of
+    processor time."""
+    documents = 181 if key == '"a"' else 240
+    path = _block_stream(tmp_path, documents, 3000, key)
+    assert Path(path).stat().st_size > 3_500_000
+    start = time.process_time()
+    res = _validate(path, "--format", "json")
+    took = time.process_time() - start
+    assert res.exit_code == 1 and len(json.loads(res.output)["results"]) == documents
+    assert took < 8, f"{took:.1f} s of processor time"
+
+
+def test_input_too_large_for_the_memory_allowed_is_named(tmp_path: Path, monkeypatch) -> None:
+    """Under an address-space limit (`ulimit -v`) reading a huge file ends in MemoryError: the file is
+    named, with exit code 2."""
+    big = tmp_path / "big.yaml"
+    big.write_text("a: 1\n")
+    original = yamlreader.read_yaml_stream
+
+    def short_of_memory(text: str):
+        if text.startswith("a: 1"):
+            raise MemoryError
+        return original(text)
+
+    monkeypatch.setattr(sources, "read_yaml_stream", short_of_memory)
+    res = _validate(str(big))
+    assert res.exit_code == 2
+    assert f"{big}: error: input too large to process" in res.output

@@ -145,12 +145,43 @@ def invoke(args: list[str], timeout: float) -> Outcome:
     if worker.is_alive():
         return Outcome(args, None, "", seconds, hung=True)
     if "error" in box:
+        if _RUNNER_FRAME.search(str(box["error"])) and timeout > seconds:
+            # click's CliRunner itself gave out after the command (it keeps all output in memory: a
+            # MemoryError while growing a BytesIO leaves it reading as closed); the command is judged
+            # as a user meets it, in a process of its own.
+            return _in_a_process(args, timeout - seconds)
         return Outcome(args, None, "", seconds, traceback=str(box["error"]))
     result = box["result"]
     trace = ""
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         trace = "".join(traceback.format_exception(*result.exc_info))
     return Outcome(args, result.exit_code, result.output, seconds, traceback=trace)
+
+
+#: The innermost frame of a failure of CliRunner itself, after the command returned.
+_RUNNER_FRAME = re.compile(r'File "[^"]*/click/testing\.py", line \d+, in invoke\n[^\n]*\n(?:[ ^~]*\n)?'
+                           r'\w+Error: [^\n]*\n?\Z')
+#: How much of a run's standard output is kept to judge it (a traceback goes to standard error).
+_OUTPUT_TAIL = 1 << 20
+
+
+def _in_a_process(args: list[str], timeout: float) -> Outcome:
+    """`crdtool ARGS` as a process of its own; its output goes to a file, of which the end is kept."""
+    import subprocess
+
+    env = {**os.environ, "CRDTOOL_DEBUG": "1", "NO_COLOR": "1"}
+    started = time.perf_counter()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        try:
+            code: int | None = subprocess.run([sys.executable, "-m", "crdtool", *args], stdout=out, stderr=err,
+                                              env=env, timeout=timeout, check=False).returncode
+        except subprocess.TimeoutExpired:
+            code = None
+        seconds = time.perf_counter() - started
+        out.seek(max(0, out.seek(0, os.SEEK_END) - _OUTPUT_TAIL))
+        err.seek(0)
+        text = err.read().decode("utf-8", "replace") + out.read().decode("utf-8", "replace")
+    return Outcome(args, code, text, seconds, hung=code is None)
 
 
 def assert_survives(outcome: Outcome, what: str) -> KnownCrash | None:

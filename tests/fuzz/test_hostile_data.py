@@ -41,3 +41,22 @@ def test_a_hostile_input_ends_as_bad_input_must(name: str, known: str | None, ar
         pytest.xfail(f"known crash: {outcome.known().reason}")
     clirun.assert_survives(outcome, str(HOSTILE / name))
     assert outcome.problem() is None, "a case of no known class must end cleanly"
+
+
+RUNNER_GAVE_OUT = '''Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/click/testing.py", line 711, in invoke
+    sys.stdout.flush()
+ValueError: I/O operation on closed file.
+'''
+
+
+def test_a_run_click_cannot_capture_is_judged_in_a_process_of_its_own(tmp_path) -> None:
+    """CliRunner keeps all output in memory: under a memory cap its BytesIO can give out after the
+    command returned (a failure of the harness, not of crdtool): the command is then run as a process."""
+    assert clirun._RUNNER_FRAME.search(RUNNER_GAVE_OUT)
+    assert not clirun._RUNNER_FRAME.search(RUNNER_GAVE_OUT.replace("click/testing.py", "crdtool/cli/lint.py"))
+    crd = tmp_path / "crd.yaml"
+    crd.write_text("kind: CustomResourceDefinition\napiVersion: apiextensions.k8s.io/v1\nmetadata: {name: x}\n")
+    outcome = clirun._in_a_process(["--no-config", "lint", str(crd)], TIMEOUT)
+    assert outcome.exit_code == 1 and not outcome.hung and not outcome.crashed
+    assert "metadata.name: Invalid value" in outcome.output

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
-from yaml.nodes import CollectionNode, Node, ScalarNode
+from nodetrees import flat, libyaml_trees
 
 from crdtool.load import yamlreader
 from crdtool.load.jsonflow import TooDeep, compose_json_stream
@@ -23,36 +23,6 @@ CORPUS = REPO.parent / "shared" / "corpus"
 SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
-def _flat(roots: list[Node | None]) -> list[tuple[Any, ...]]:
-    """Every node of the trees in document order, as what a reader of a node can see of it."""
-    out: list[tuple[Any, ...]] = []
-    stack: list[Node | None] = list(reversed(roots))
-    while stack:
-        node = stack.pop()
-        if node is None:
-            out.append((None,))
-            continue
-        marks = tuple((type(m), m.name, m.index, m.line, m.column) for m in (node.start_mark, node.end_mark))
-        if isinstance(node, ScalarNode):
-            out.append((type(node), node.tag, node.value, node.style, marks))
-            continue
-        assert isinstance(node, CollectionNode)
-        out.append((type(node), node.tag, len(node.value), node.flow_style, marks))
-        for item in reversed(node.value):
-            stack.extend(reversed(item) if isinstance(item, tuple) else [item])
-    return out
-
-
-def _libyaml(text: str) -> list[Node | None]:
-    """libyaml's trees for the text, as crdtool composed them before the linear composer: node by node
-    from its events (deep text), and by its own composer where the text is shallow enough."""
-    with yamlreader._libyaml_nesting_allowed(yamlreader._LIBYAML_NESTING):
-        events = yamlreader._compose_events(yaml.parse(text, Loader=yaml.CSafeLoader))
-        if not yamlreader._may_nest_deeper_than(text, yamlreader._RECURSION_SAFE_DEPTH):
-            assert _flat(yamlreader._compose_with_libyaml(text)) == _flat(events)
-    return events
-
-
 def _assert_same_trees(text: str) -> None:
     """The linear composer's trees are libyaml's; JSON with an escaped surrogate (which libyaml refuses,
     as `json.dumps` escapes characters beyond the BMP) is left to libyaml."""
@@ -60,10 +30,10 @@ def _assert_same_trees(text: str) -> None:
     if SURROGATE_ESCAPE.search(text):
         assert linear is None
         with pytest.raises(yaml.YAMLError, match="invalid Unicode character escape code"):
-            _libyaml(text)
+            libyaml_trees(text)
         return
     assert linear is not None, "the text is a JSON stream"
-    assert _flat(linear) == _flat(_libyaml(text))
+    assert flat(linear) == flat(libyaml_trees(text))
 
 
 def _deep(depth: int, leaf: Any = 1) -> Any:
@@ -129,7 +99,7 @@ def test_keys_up_to_libyamls_simple_key_reach() -> None:
         text = '{"k" :1, ' + json.dumps("k" * length) + gap + ": 2}"
         assert compose_json_stream(text, MAX_DEPTH) is None
         with pytest.raises(yaml.YAMLError, match="did not find expected ',' or '}'"):
-            _libyaml(text)
+            libyaml_trees(text)
 
 
 @pytest.mark.parametrize("text", [
@@ -140,17 +110,17 @@ def test_keys_up_to_libyamls_simple_key_reach() -> None:
     '"\\ud83d\\ude00"', '"\\udc00"', '"\\x41"', '"\\e"', '"\\U0001F600"', "[\"\u2028\"]", "[\"\x85\"]",
     "[\"\x7f\"]", "[\"\ufffe\"]", '"a"\n"b"', "{}\n{}", '{"a": 1}\n---x\n{}', "  ---\n{}", "{}\r---\r{}",
 ], ids=repr)
-def test_text_libyaml_reads_otherwise_or_refuses_is_left_to_libyaml(text: str) -> None:
+def test_text_libyaml_reads_otherwise_or_refuses_is_left_tolibyaml_trees(text: str) -> None:
     """YAML beyond JSON, JSON that libyaml reads differently or refuses: not composed here, and
     compose_documents reads it as before."""
     assert compose_json_stream(text, MAX_DEPTH) is None
     deep = "[" * 400 + text.replace("\n", " ") + "]" * 400  # deep enough for the linear composer's turn
     try:
-        expected: Any = _flat(_libyaml(deep))
+        expected: Any = flat(libyaml_trees(deep))
     except yaml.YAMLError as err:
         expected = str(yamlreader._syntax_error(err))
     try:
-        got: Any = _flat(compose_documents(deep))
+        got: Any = flat(compose_documents(deep))
     except YAMLInputError as err:
         got = str(err)
     assert got == expected
@@ -174,7 +144,7 @@ def test_nesting_beyond_the_limit_is_refused_where_libyamls_events_meet_it(text:
                                                                                mark[1] + 1)
 
 
-def test_a_stream_that_is_json_only_up_to_a_point_is_left_to_libyaml() -> None:
+def test_a_stream_that_is_json_only_up_to_a_point_is_left_tolibyaml_trees() -> None:
     """Too deep, but not JSON further on: libyaml (which reads ahead) decides which error comes first."""
     text = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1) + "\n---\n{a: 1}"
     assert compose_json_stream(text, MAX_DEPTH) is None
@@ -234,15 +204,16 @@ def test_a_streams_positions_are_not_composed_a_second_time(monkeypatch) -> None
 
 
 def test_a_deep_yaml_streams_positions_are_not_composed_a_second_time(monkeypatch) -> None:
-    """Deep flow inside block YAML is libyaml's to read (at a cost that grows with the depth): its nodes
-    too serve the positions of its findings."""
+    """Deep YAML flow (not JSON) inside block YAML is libyaml's to read (at a cost that grows with the
+    depth): its nodes too serve the positions of its findings."""
     from crdtool.load import read_source
 
     composed: list[int] = []
     original = yamlreader._compose_with_libyaml
     monkeypatch.setattr(yamlreader, "_compose_with_libyaml",
                         lambda text: composed.append(len(text)) or original(text))
-    text = "\n---\n".join(f"kind: K\nn: {i}\nspec: {json.dumps(_deep(300))}" for i in range(3))
+    flow = json.dumps(_deep(300)).replace('"a"', "a")
+    text = "\n---\n".join(f"kind: K\nn: {i}\nspec: {flow}" for i in range(3))
     docs = read_source("deep.yaml", text)
     assert [d.locate(("spec", "a")) for d in docs] == [(3, 8), (7, 8), (11, 8)]
     assert composed == [len(text)]

@@ -7,6 +7,8 @@ gives the apiserver's text: `spec.versions[0].schema.openAPIV3Schema.properties[
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 Segment = str | int
 
 
@@ -86,7 +88,7 @@ def index_of(path: Path | None, i: int) -> Path:
 
 #: A path not made yet: a Path, or (the parent's trail, "f" | "i" | "k", the field, index or map key). A walk
 #: over every node of a schema passes trails, cheap to extend, and makes the Path of the few nodes with a finding.
-Trail = Path | tuple
+Trail: TypeAlias = "Path | tuple[Trail, str, Segment]"
 
 
 def trail_path(trail: Trail) -> Path:

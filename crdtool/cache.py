@@ -112,6 +112,8 @@ class Cache:
         self._prepared = False
         #: (namespace, key) of the entries this run read or wrote: the store holds them.
         self._held: set[tuple[str, bytes]] = set()
+        #: The entries' folders this run has made (or found).
+        self._shards: set[Path] = set()
 
     @property
     def enabled(self) -> bool:
@@ -161,10 +163,7 @@ class Cache:
         path = self._path(namespace, key)
         try:
             self._prepare()
-            path.parent.mkdir(parents=True, exist_ok=True)
-            import tempfile  # here: a warm run writes nothing
-
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+            fd, tmp = self._temporary(path.parent)
             try:
                 with os.fdopen(fd, "wb") as f:
                     f.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
@@ -176,6 +175,20 @@ class Cache:
                 raise
         except OSError:
             self._root = None
+
+    def _temporary(self, shard: Path) -> tuple[int, str]:
+        """A new temporary file in the folder of an entry (made first, once a run: a cold run writes
+        hundreds of entries into a few hundred folders)."""
+        import tempfile  # here: a warm run writes nothing
+
+        if shard not in self._shards:
+            shard.mkdir(parents=True, exist_ok=True)
+            self._shards.add(shard)
+        try:
+            return tempfile.mkstemp(prefix=".tmp-", dir=shard)
+        except FileNotFoundError:  # removed meanwhile (`crdtool cache clean`, another build's first write)
+            shard.mkdir(parents=True, exist_ok=True)
+            return tempfile.mkstemp(prefix=".tmp-", dir=shard)
 
     def _prepare(self) -> None:
         """On the first write: the folder, its CACHEDIR.TAG, and no entries of other builds."""

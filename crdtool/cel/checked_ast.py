@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 __all__ = ["CheckedAst", "Node", "decode"]
 
@@ -19,27 +20,46 @@ _WELL_KNOWN = {1: "any", 2: "timestamp", 3: "duration"}
 
 
 def _fields(buf: bytes) -> dict[int, list]:
-    """The fields of one message: number -> values (ints for varints and fixed, bytes for the rest)."""
+    """The fields of one message: number -> values (ints for varints and fixed, bytes for the rest).
+
+    Most keys, small ints and lengths take one byte: those are read inline (a checked rule is decoded
+    whenever it is costed, so this loop is a good part of compiling a CRD's rules)."""
     out: dict[int, list] = {}
     pos, end = 0, len(buf)
     while pos < end:
-        key, pos = _varint(buf, pos)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, pos = _varint(buf, pos)
+        key = buf[pos]
+        if key & 0x80:
+            key, pos = _varint(buf, pos)
+        else:
+            pos += 1
+        wire = key & 7
+        if wire == 2:
+            size = buf[pos]
+            if size & 0x80:
+                size, pos = _varint(buf, pos)
+            else:
+                pos += 1
+            value = buf[pos:pos + size]
+            pos += size
+        elif wire == 0:
+            value = buf[pos]
+            if value & 0x80:
+                value, pos = _varint(buf, pos)
+            else:
+                pos += 1
         elif wire == 1:
             value = buf[pos:pos + 8]
             pos += 8
-        elif wire == 2:
-            size, pos = _varint(buf, pos)
-            value = buf[pos:pos + size]
-            pos += size
         elif wire == 5:
             value = buf[pos:pos + 4]
             pos += 4
         else:
             raise ValueError(f"unsupported wire type {wire}")
-        out.setdefault(number, []).append(value)
+        values = out.get(key >> 3)
+        if values is None:
+            out[key >> 3] = [value]
+        else:
+            values.append(value)
     return out
 
 
@@ -129,20 +149,33 @@ def decode(serialized: bytes) -> CheckedAst:
     checked = _fields(_one(any_fields, 2, b""))
     types: dict[int, tuple] = {}
     for entry in checked.get(3, []):
-        e = _fields(entry)
-        types[_signed(_one(e, 1, 0))] = _type(_one(e, 2, b""))
+        node_id, type_ = _type_entry(entry)
+        types[node_id] = type_
     overloads: dict[int, list[str]] = {}
     references: dict[int, str] = {}
     for entry in checked.get(2, []):
-        e = _fields(entry)
-        ref = _fields(_one(e, 2, b""))
-        node_id = _signed(_one(e, 1, 0))
-        ids = [v.decode() for v in ref.get(3, [])]
+        node_id, ids, name = _reference_entry(entry)
         if ids:
-            overloads[node_id] = ids
+            overloads[node_id] = list(ids)
         else:
-            references[node_id] = _text(ref, 1)
+            references[node_id] = name
     return CheckedAst(_expr(_one(checked, 4, b"")), types, overloads, references, bytes(_one(checked, 5, b"")))
+
+
+@lru_cache(maxsize=8192)
+def _type_entry(entry: bytes) -> tuple[int, tuple]:
+    """An entry of the type map: (node id, type). Memoized: rules repeat the same entries (node 1 is a
+    bool, node 2 `self`'s message), and most of a checked tree's bytes are its types."""
+    e = _fields(entry)
+    return _signed(_one(e, 1, 0)), _type(_one(e, 2, b""))
+
+
+@lru_cache(maxsize=8192)
+def _reference_entry(entry: bytes) -> tuple[int, tuple[str, ...], str]:
+    """An entry of the reference map: (node id, overload ids, the name of an identifier's declaration)."""
+    e = _fields(entry)
+    ref = _fields(_one(e, 2, b""))
+    return _signed(_one(e, 1, 0)), tuple(v.decode() for v in ref.get(3, [])), _text(ref, 1)
 
 
 def _type(buf: bytes) -> tuple:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from cel_expr_python import cel
 
 from crdtool.cel import checked_ast, cost, environment, library, list_semantics, unbounded
-from crdtool.cel.protos import SchemaTypes, UndeclarableError, build_schema_types, selectable_names
+from crdtool.cel.protos import SchemaTypes, UndeclarableError, build_schema_types, renumbered, selectable_names
 from crdtool.cel.types import DeclType, DeclTypes, schema_decl_type
 from crdtool.model.gofmt import go_trim_space
 from crdtool.model.path import Path
@@ -145,7 +145,7 @@ def _compile(schema: Structural, is_resource_root: bool, store: Cache | None = N
     if compiled is None:
         sources = [r.get(k) or "" for r in rules for k in ("rule", "messageExpression")]
         try:
-            types = build_schema_types(decl_type, library.descriptor_files(), selectable_names(sources))
+            types = _schema_types(decl_type, selectable_names(sources))
         except UndeclarableError as err:
             compiled = [_undeclarable(rule, decl_type, str(err)) for rule in rules]
         else:
@@ -156,6 +156,28 @@ def _compile(schema: Structural, is_resource_root: bool, store: Cache | None = N
         store.put(_STORE_NAMESPACE, stored_key, [_storable(r) for r in compiled])
     _by_fingerprint[key] = compiled
     return NodeRules(decl_type, compiled)
+
+
+#: The message types (and checking environments) made, by their type's fingerprint and the library
+#: functions their rules can call: nodes of one type with other rules (a CRD's versions, the kinds of one
+#: project) share them. The most recent are kept.
+_types_made: dict[tuple, SchemaTypes] = {}
+_TYPES_KEPT = 512
+
+
+def _schema_types(decl_type: DeclType, names: frozenset[str]) -> SchemaTypes:
+    """The message types of a node's `self` for rules whose identifiers are `names` (`build_schema_types`),
+    made once per type. Raises UndeclarableError."""
+    key = (decl_type.fingerprint(), library.callable_functions(names))
+    made = _types_made.get(key)
+    if made is not None and (not made.narrowed or made.names == names):
+        return renumbered(made)
+    types = build_schema_types(decl_type, library.descriptor_files(), names)
+    _types_made.pop(key, None)
+    _types_made[key] = types
+    if len(_types_made) > _TYPES_KEPT:
+        del _types_made[next(iter(_types_made))]
+    return types
 
 
 _STORE_NAMESPACE = "cel-rules"
@@ -227,7 +249,7 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
         return result
     result.ast = _decoded(checked)
     if isinstance(checked, cel.Expression):
-        uses_old_self = _uses_old_self(source, types)
+        uses_old_self = _reads_free(result.ast, "oldSelf", optional_old_self)
     else:  # checked in pieces (crdtool.cel.deep)
         result.deep_rule = checked.plan
         uses_old_self = _reads(result.ast, "oldSelf")
@@ -414,21 +436,27 @@ def check_expression(source: str, types: SchemaTypes, env: cel.Env) -> tuple[cel
     return _check(source, types, optional_old_self=False, env=env)
 
 
-def _uses_old_self(source: str, types: SchemaTypes) -> bool:
-    """Whether a rule that compiles refers to the oldSelf variable (a transition rule).
-
-    The apiserver reads that off the checked references; here: the rule mentions oldSelf and does not
-    compile without it being declared.
-    """
-    if not _OLD_SELF_WORD.search(source):
-        return False
-    from crdtool.cel.quiet import quiet_stderr
-
-    try:
-        with quiet_stderr(types.json_name_clash):
-            environment.check_env(types, declare_old_self=False).compile(library.rewrite(source))
-    except RuntimeError as err:
-        return re.search(r"undeclared reference to 'oldSelf[.']", str(err)) is not None
+def _reads_free(ast: checked_ast.CheckedAst, name: str, bound_by_wrapper: bool) -> bool:
+    """Whether a checked tree reads the variable `name`: an identifier of that name that no comprehension
+    around it binds (a macro's variable may be named oldSelf too). `bound_by_wrapper`: the tree is a rule
+    wrapped for optionalOldSelf (environment.optional_old_self_check), whose outer comprehension binds
+    the variable for the rule: that binding is the variable's, not one of the rule's own."""
+    root = ast.root
+    stack: list[tuple[checked_ast.Node, bool]] = [(root, False)]
+    while stack:
+        node, bound = stack.pop()
+        if node.kind == "ident":
+            if node.name == name and not bound:
+                return True
+        elif node.kind == "comprehension":
+            binds = name in (node.iter_var, node.iter_var2) and not (bound_by_wrapper and node is root)
+            inner = bound or binds or node.accu_var == name
+            stack.extend((n, bound) for n in (node.iter_range, node.accu_init) if n is not None)
+            stack.extend((n, inner) for n in (node.loop_condition, node.loop_step) if n is not None)
+            if node.result is not None:
+                stack.append((node.result, bound or node.accu_var == name))
+        else:
+            stack.extend((n, bound) for n in (node.target, *node.args, *node.keys) if n is not None)
     return False
 
 

@@ -43,14 +43,16 @@ def optional_old_self_eval(rule: str) -> str:
 def check_env(types: SchemaTypes, declare_old_self: bool = True) -> cel.Env:
     """The type-checking environment of a node whose `self` has the given schema types, made once per
     node and kept with its types: making one reads every message type of the node, and so does an
-    environment's first compile (a node with thousands of fields and as many rules was quadratic)."""
+    environment's first compile (a node with thousands of fields and as many rules was quadratic).
+    Of the library's functions it declares those the node's expressions can call (`types.names`)."""
     env = types.check_envs.get(declare_old_self)
     if env is None:
         variables = {"self": types.self_type}
         if declare_old_self:
             variables["oldSelf"] = types.self_type
+        functions = library.functions() if types.names is None else library.functions_named(types.names)
         env = types.check_envs[declare_old_self] = cel.NewEnv(
-            descriptor_pool=types.pool, variables=variables, config=library.config(), functions=library.functions())
+            descriptor_pool=types.pool, variables=variables, config=library.config(), functions=functions)
     return env
 
 

@@ -26,14 +26,15 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from cel_expr_python import cel
 from google.protobuf import descriptor_pb2, descriptor_pool, duration_pb2, struct_pb2, timestamp_pb2
 
 from crdtool.cel.types import DeclType
 
-__all__ = ["WIDE", "SchemaTypes", "UndeclarableError", "base_pool_files", "build_schema_types", "selectable_names"]
+__all__ = ["WIDE", "SchemaTypes", "UndeclarableError", "base_pool_files", "build_schema_types", "renumbered",
+           "selectable_names"]
 
 _F = descriptor_pb2.FieldDescriptorProto
 _SCALARS = {
@@ -84,6 +85,11 @@ class SchemaTypes:
     #: Whether two fields of a message share a camelCase name (`jwks_uri`, `jwksUri`): harmless for CEL,
     #: but protobuf logs a warning to stderr when the checker first reads such a message.
     json_name_clash: bool = False
+    #: The identifiers of the expressions checked against these types (`selectable_names`; None: any).
+    names: frozenset[str] | None = None
+    #: The number N of the type names (`selfType<N>`), and whether the names narrowed a wide object.
+    number: int = 0
+    narrowed: bool = False
     #: The checking environments made for these types (environment.check_env), by whether oldSelf is declared.
     check_envs: dict[bool, cel.Env] = field(default_factory=dict, repr=False, compare=False)
 
@@ -98,6 +104,7 @@ class _Builder:
                         "google/protobuf/duration.proto"])
         self.type_names: dict[str, str] = {}
         self.json_name_clash = False
+        self.narrowed = False
 
     def message(self, t: DeclType, name: str) -> str:
         """Add the message of object type `t` (named `name` by the apiserver); return its full name."""
@@ -122,6 +129,7 @@ class _Builder:
     def _declares(self, cel_name: str, width: int, longest: int) -> bool:
         """Whether a message of `width` fields declares the field `cel_name` (see the module's docstring)."""
         named = self.names is None or cel_name in self.names
+        self.narrowed = self.narrowed or (self.names is not None and (width > WIDE or len(cel_name) > longest))
         if len(cel_name) > longest:
             if named:
                 raise UndeclarableError(f"a property name longer than {longest} characters")
@@ -208,4 +216,13 @@ def build_schema_types(t: DeclType, extra_files: Iterable[descriptor_pb2.FileDes
         if "mini table" not in str(err):
             raise
         raise UndeclarableError(str(err).rpartition(": ")[2]) from None
-    return SchemaTypes(self_type, pool, builder.type_names, builder.json_name_clash)
+    return SchemaTypes(self_type, pool, builder.type_names, builder.json_name_clash, names, number, builder.narrowed)
+
+
+def renumbered(types: SchemaTypes) -> SchemaTypes:
+    """`types` (their messages and checking environments) for another node of the same type, under the
+    next number, as `build_schema_types` would have named its own (`selfType<N>` in compile errors)."""
+    number = next(_counter)
+    old, new = f"selfType{types.number}", f"selfType{number}"
+    type_names = {full: new + name[len(old):] for full, name in types.type_names.items()}
+    return replace(types, type_names=type_names, number=number)

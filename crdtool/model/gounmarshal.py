@@ -336,6 +336,9 @@ class Decoder:
             if (ft is STRING and val.__class__ is str) or (ft is BOOL and val.__class__ is bool):
                 out[name] = val  # the common case, without building paths
                 continue
+            if ft.kind == K_STRUCT and val.__class__ is dict:  # (a nested schema: value's first case, directly)
+                out[name] = self.struct(ft, val, (go_path, name), (s_path, name) if strict else None)
+                continue
             r = self.value(ft, val, (go_path, name), t.name, (s_path, name) if strict else None)
             if r is not _SKIP:
                 out[name] = r
@@ -346,7 +349,11 @@ class Decoder:
         elem = t.elem
         assert elem is not None  # map_of sets it
         strict = self.strict
+        direct = elem.kind == K_STRUCT  # (properties: value's first case, directly)
         for key, val in sorted(obj.items()) if self.sorted_keys else obj.items():
+            if direct and val.__class__ is dict:
+                out[key] = self.struct(elem, val, go_path, (s_path, key) if strict else None)
+                continue
             r = _SKIP if val is None else self.value(elem, val, go_path, struct_name, (s_path, key) if strict else None)
             out[key] = zero(elem) if r is _SKIP else r
         return out

@@ -7,6 +7,8 @@ gives the apiserver's text: `spec.versions[0].schema.openAPIV3Schema.properties[
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 Segment = str | int
 
 
@@ -82,3 +84,21 @@ def key_of(path: Path | None, key: str) -> Path:
 def index_of(path: Path | None, i: int) -> Path:
     """The list item `i` under `path` (None: the root)."""
     return Path((i,), "i") if path is None else path.index(i)
+
+
+#: A path not made yet: a Path, or (the parent's trail, "f" | "i" | "k", the field, index or map key). A walk
+#: over every node of a schema passes trails, cheap to extend, and makes the Path of the few nodes with a finding.
+Trail: TypeAlias = "Path | tuple[Trail, str, Segment]"
+
+
+def trail_path(trail: Trail) -> Path:
+    """The Path of a trail."""
+    segments: list[Segment] = []
+    kinds: list[str] = []
+    while isinstance(trail, tuple):
+        trail, kind, segment = trail
+        segments.append(segment)
+        kinds.append(kind)
+    if not segments:
+        return trail
+    return Path(trail.segments + tuple(reversed(segments)), trail.kinds + "".join(reversed(kinds)))

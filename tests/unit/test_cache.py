@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import multiprocessing
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,15 @@ def test_another_build_never_reads_an_entry_and_removes_them_when_it_writes(tmp_
     other.put("lint", b"crd", "B's answer")
     assert not (tmp_path / BUILD_A).exists()
     assert Cache(tmp_path, BUILD_B).get("lint", b"crd") == "B's answer"
+
+
+def test_an_entry_folder_removed_during_a_run_is_made_again(tmp_path: Path) -> None:
+    store = Cache(tmp_path, BUILD_A)
+    store.put("lint", b"crd", VALUE)
+    [entry] = entry_files(tmp_path)
+    shutil.rmtree(entry.parent)  # as `crdtool cache clean` in another terminal
+    store.put("lint", b"crd", "again")
+    assert Cache(tmp_path, BUILD_A).get("lint", b"crd") == "again"
 
 
 def _write_many(root: str, identity: str, worker: int) -> int:

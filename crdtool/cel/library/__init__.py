@@ -18,7 +18,8 @@ from crdtool.cel.library import format as format_lib
 from crdtool.cel.library import lists, net, opaque, quantity, regex, semver, strings, urls
 from crdtool.cel.library.functions import Library
 
-__all__ = ["config", "descriptor_files", "functions", "rewrite", "runtime_functions"]
+__all__ = ["callable_functions", "config", "descriptor_files", "functions", "functions_named", "rewrite",
+           "runtime_functions"]
 
 # cel-expr-python's own extensions; its lists library stops at version 2 (cel-go's version 3 adds
 # first() and last(), which are missing here). The strings extension (version 2) is written in Python
@@ -51,6 +52,26 @@ def functions() -> list[cel.FunctionDecl]:
     """The Kubernetes functions with their precise types, for type-checking rules (made once: every
     rule-bearing schema node's checking environment declares them; do not change the list)."""
     return _library().declarations()
+
+
+def functions_named(names: frozenset[str]) -> list[cel.FunctionDecl]:
+    """`functions()` narrowed to those that expressions whose identifiers are `names` can call (`callable`)."""
+    declared = dict(zip(_library().names(), functions(), strict=True))
+    return [declared[name] for name in callable_functions(names)]
+
+
+def callable_functions(names: frozenset[str]) -> tuple[str, ...]:
+    """The library functions that expressions whose identifiers are `names` can call: each part of a
+    function's name is an identifier of the call (`ip.isCanonical(...)`, `x.isSorted()`), and the checker
+    looks up no other. An environment declares each function at some cost (most rules call none of the
+    library's), and one it does not declare changes no answer for these expressions. Functions the
+    rewrite of a call adds (`rewrite`: `__formatErrors`) are always callable."""
+    return tuple(name for name, parts in _name_parts() if name.startswith("__") or parts <= names)
+
+
+@cache
+def _name_parts() -> tuple[tuple[str, frozenset[str]], ...]:
+    return tuple((name, frozenset(name.split("."))) for name in _library().names())
 
 
 def runtime_functions() -> list[cel.FunctionDecl]:

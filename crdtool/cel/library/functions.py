@@ -32,6 +32,10 @@ class Library:
         """A member function `params[0].name(params[1:]...) -> result`."""
         self._overloads.setdefault(name, []).append((overload_id, result, params, True, impl))
 
+    def names(self) -> list[str]:
+        """The functions' names, in the order of their declarations."""
+        return list(self._overloads)
+
     def declarations(self) -> list[cel.FunctionDecl]:
         """For type checking: every overload with its own types (implementations are not run)."""
         return [cel.FunctionDecl(name, [cel.Overload(overload_id, result, params, member, _unused)

@@ -18,7 +18,7 @@ from typing import Any, Literal, Protocol
 
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.gofmt import go_float_f, go_trim_space
-from crdtool.model.path import Path
+from crdtool.model.path import Path, Trail, trail_path
 from crdtool.schema.crd.gostruct import schema_props, validation_rule
 from crdtool.schema.crd.options import ValidationOptions
 from crdtool.schema.crd.warnings import schema_warnings
@@ -299,13 +299,13 @@ class _Scope:
     allow_defaults: bool = True
     disallow_reason: str = ""
     inside_resource_meta: bool = False
-    uncorrelatable: Path | None = None
+    uncorrelatable: Trail | None = None
 
     def forbid_defaults(self, reason: str) -> _Scope:
         return replace(self, allow_defaults=False, disallow_reason=reason)
 
-    def forbid_old_self(self, path: Path) -> _Scope:
-        return self if self.uncorrelatable is not None else replace(self, uncorrelatable=path)
+    def forbid_old_self(self, at: Trail) -> _Scope:
+        return self if self.uncorrelatable is not None else replace(self, uncorrelatable=at)
 
 
 class _SchemaWalker:
@@ -319,27 +319,28 @@ class _SchemaWalker:
         self.total = _TotalCost()
         self._structural_cache: dict[int, Structural | None] = {}
 
-    def walk(self, schema: dict | None, path: Path, scope: _Scope, is_root: bool, cel: _CelContext | None) -> None:
+    def walk(self, schema: dict | None, at: Trail, scope: _Scope, is_root: bool, cel: _CelContext | None) -> None:
         """One schema: its own checks, its subschemas in Go's order, then the checks after them (the
-        CEL rules are compiled only when the schema itself has no error)."""
+        CEL rules are compiled only when the schema itself has no error). Where the schema is (`at`) is
+        made into a Path only for a finding or a rule."""
         if schema is None:
             return
         start = len(self.schema_errs)
-        self._standard(schema, path, scope)
-        self._unique_items_and_additional_properties(schema, path)
+        self._standard(schema, at, scope)
+        self._unique_items_and_additional_properties(schema, at)
         additional = schema.get("additionalProperties")
         if isinstance(additional, dict):
             sub = scope
             if scope.inside_resource_meta:
                 sub = scope.forbid_defaults("inside additionalProperties applying to object metadata")
             child = None if cel is None else cel.child(cel.schema.additional_properties_schema, schema)
-            self.walk(additional, path.child("additionalProperties"), sub, False, child)
+            self.walk(additional, (at, "f", "additionalProperties"), sub, False, child)
         props = schema.get("properties")
         if props:
             correlatable = schema.get("x-kubernetes-map-type") in (None, "granular", "atomic")
             embedded = bool(schema.get("x-kubernetes-embedded-resource"))
-            props_path = path.child("properties")
-            props_scope = scope if correlatable else scope.forbid_old_self(path)
+            props_at = (at, "f", "properties")
+            props_scope = scope if correlatable else scope.forbid_old_self(at)
             cel_props = None if cel is None else cel.schema.properties
             cel_card = None if cel is None else cel.child_cardinality(schema)
             for name, prop in props.items():
@@ -350,22 +351,22 @@ class _SchemaWalker:
                         sub = sub.forbid_defaults(f"in top-level {name}")
                 child_schema = None if cel_props is None else cel_props.get(name)
                 child = None if child_schema is None else _CelContext(child_schema, cel_card, False)
-                self.walk(prop, props_path.key(name), sub, False, child)
+                self.walk(prop, (props_at, "k", name), sub, False, child)
         if not schema.keys().isdisjoint(_RARE_SUBSCHEMAS):
-            self._rare_subschemas(schema, path, scope)
+            self._rare_subschemas(schema, trail_path(at), scope)
         items = schema.get("items")
         if items is not None:
-            sub = scope if schema.get("x-kubernetes-list-type") == "map" else scope.forbid_old_self(path)
+            sub = scope if schema.get("x-kubernetes-list-type") == "map" else scope.forbid_old_self(at)
             if isinstance(items, list):
                 for i, item in enumerate(items):
-                    self.walk(item, path.child("items").index(i), sub, False, None)
+                    self.walk(item, ((at, "f", "items"), "i", i), sub, False, None)
             else:
                 child = None if cel is None else cel.child(cel.schema.items, schema)
-                self.walk(items, path.child("items"), sub, False, child)
+                self.walk(items, (at, "f", "items"), sub, False, child)
         for name, dependency in (schema.get("dependencies") or {}).items():
             if isinstance(dependency, dict):
-                self.walk(dependency, path.child("dependencies").key(name), scope, False, None)
-        self._after_subschemas(schema, path, scope, cel, start)
+                self.walk(dependency, ((at, "f", "dependencies"), "k", name), scope, False, None)
+        self._after_subschemas(schema, at, scope, cel, start)
 
     def _rare_subschemas(self, schema: dict, path: Path, scope: _Scope) -> None:
         """not, allOf, oneOf, anyOf and definitions, in Go's order (between properties and items)."""
@@ -378,66 +379,71 @@ class _SchemaWalker:
         for name, definition in (schema.get("definitions") or {}).items():
             self.walk(definition, path.child("definitions").key(name), scope, False, None)
 
-    def _unique_items_and_additional_properties(self, schema: dict, path: Path) -> None:
+    def _unique_items_and_additional_properties(self, schema: dict, at: Trail) -> None:
         """uniqueItems is forbidden; additionalProperties (other than true) excludes properties."""
         errs = self.schema_errs
         if schema.get("uniqueItems"):
-            errs.append(FieldError.forbidden(path.child("uniqueItems"), "uniqueItems cannot be set to true since the "
-                                                                        "runtime complexity becomes quadratic"))
+            errs.append(FieldError.forbidden(trail_path(at).child("uniqueItems"),
+                                             "uniqueItems cannot be set to true since the runtime complexity "
+                                             "becomes quadratic"))
         additional = schema.get("additionalProperties")
         if additional is not None and schema.get("properties") and additional is not True:
-            errs.append(FieldError.forbidden(path.child("additionalProperties"),
+            errs.append(FieldError.forbidden(trail_path(at).child("additionalProperties"),
                                              "additionalProperties and properties are mutual exclusive"))
 
-    def _after_subschemas(self, schema: dict, path: Path, scope: _Scope, cel: _CelContext | None,
+    def _after_subschemas(self, schema: dict, at: Trail, scope: _Scope, cel: _CelContext | None,
                           start: int) -> None:
         """x-kubernetes-preserve-unknown-fields: false, the list and map types, and the CEL rules
         (compiled when no error was found since `start`, the schema's first)."""
         errs = self.schema_errs
         if schema.get("x-kubernetes-preserve-unknown-fields") is False:
-            errs.append(FieldError.invalid(path.child("x-kubernetes-preserve-unknown-fields"), False,
+            errs.append(FieldError.invalid(trail_path(at).child("x-kubernetes-preserve-unknown-fields"), False,
                                            "must be true or undefined"))
-        errs.extend(list_and_map_type_errors(schema, path, self.opts.require_atomic_set_type,
+        errs.extend(list_and_map_type_errors(schema, at, self.opts.require_atomic_set_type,
                                              self.opts.require_map_list_keys_map_set_validation))
         rules = schema.get("x-kubernetes-validations")
         if rules:
+            path = trail_path(at)
             errs.extend(self._rule_errors(schema, rules, path))
             if len(errs) == start and cel is not None:
                 self._compile(rules, path, scope, cel)
 
-    def _standard(self, schema: dict, path: Path, scope: _Scope) -> None:
+    def _standard(self, schema: dict, at: Trail, scope: _Scope) -> None:
         """specStandardValidatorV3.validate: what OpenAPI v3 allows but CRDs do not."""
         errs = self.schema_errs
         type_ = schema.get("type") or ""
         if self.opts.require_valid_property_type and type_ and type_ not in OPENAPI_V3_TYPES:
-            errs.append(FieldError.not_supported(path.child("type"), type_, OPENAPI_V3_TYPES))
+            errs.append(FieldError.not_supported(trail_path(at).child("type"), type_, OPENAPI_V3_TYPES))
         if schema.get("default") is not None and not scope.allow_defaults:
             detail = "must not be set"
             if scope.disallow_reason:
                 detail += " " + scope.disallow_reason
-            errs.append(FieldError.forbidden(path.child("default"), detail))
+            errs.append(FieldError.forbidden(trail_path(at).child("default"), detail))
         if schema.keys().isdisjoint(_STANDARD_RARE) and type_ != "null":
             return  # none of the checks below can find anything (most nodes)
         if schema.get("id"):
-            errs.append(FieldError.forbidden(path.child("id"), "id is not supported"))
+            errs.append(FieldError.forbidden(trail_path(at).child("id"), "id is not supported"))
         if schema.get("additionalItems") is not None:
-            errs.append(FieldError.forbidden(path.child("additionalItems"), "additionalItems is not supported"))
+            errs.append(FieldError.forbidden(trail_path(at).child("additionalItems"),
+                                             "additionalItems is not supported"))
         if schema.get("patternProperties"):
-            errs.append(FieldError.forbidden(path.child("patternProperties"), "patternProperties is not supported"))
+            errs.append(FieldError.forbidden(trail_path(at).child("patternProperties"),
+                                             "patternProperties is not supported"))
         if schema.get("definitions"):
-            errs.append(FieldError.forbidden(path.child("definitions"), "definitions is not supported"))
+            errs.append(FieldError.forbidden(trail_path(at).child("definitions"), "definitions is not supported"))
         if schema.get("dependencies") is not None:
-            errs.append(FieldError.forbidden(path.child("dependencies"), "dependencies is not supported"))
+            errs.append(FieldError.forbidden(trail_path(at).child("dependencies"), "dependencies is not supported"))
         if schema.get("$ref") is not None:
-            errs.append(FieldError.forbidden(path.child("$ref"), "$ref is not supported"))
+            errs.append(FieldError.forbidden(trail_path(at).child("$ref"), "$ref is not supported"))
         if type_ == "null":
-            errs.append(FieldError.forbidden(path.child("type"), "type cannot be set to null, use nullable as an "
-                                                                 "alternative"))
+            errs.append(FieldError.forbidden(trail_path(at).child("type"),
+                                             "type cannot be set to null, use nullable as an alternative"))
         items = schema.get("items")
         if isinstance(items, list) and items:
-            errs.append(FieldError.forbidden(path.child("items"), "items must be a schema object and not an array"))
+            errs.append(FieldError.forbidden(trail_path(at).child("items"),
+                                             "items must be a schema object and not an array"))
         if scope.inside_resource_meta and schema.get("x-kubernetes-embedded-resource"):
-            errs.append(FieldError.forbidden(path.child("x-kubernetes-embedded-resource"),
+            errs.append(FieldError.forbidden(trail_path(at).child("x-kubernetes-embedded-resource"),
                                              "must not be used inside of resource meta"))
 
     def _rule_errors(self, schema: dict, rules: list, path: Path) -> list[FieldError]:
@@ -532,7 +538,7 @@ class _SchemaWalker:
                 if scope.uncorrelatable is not None:
                     errs.append(FieldError.invalid(rule_path.child("rule"), rule.get("rule") or "",
                                                    "oldSelf cannot be used on the uncorrelatable portion of the "
-                                                   f"schema within {scope.uncorrelatable}"))
+                                                   f"schema within {trail_path(scope.uncorrelatable)}"))
             elif rule.get("optionalOldSelf") is not None:
                 errs.append(FieldError.invalid(rule_path.child("optionalOldSelf"), rule["optionalOldSelf"],
                                                "may not be set if oldSelf is not used in rule"))

@@ -42,19 +42,21 @@ def iter_schemas(schema: dict | None) -> Iterator[dict]:
     while stack:
         s = stack.pop()
         yield s
-        if s.keys().isdisjoint(_HAS_SUBSCHEMAS):
+        present = s.keys() & _HAS_SUBSCHEMAS
+        if not present:
             continue
         children: list[dict] = []
-        for key in _SUBSCHEMA_KEYS:
+        for key in _SUBSCHEMA_KEYS if len(present) > 1 else present:
             sub = s.get(key)
             if isinstance(sub, dict):
                 if key in _SUBSCHEMA_MAPS:
-                    children.extend(x for x in sub.values() if isinstance(x, dict))
+                    children += [x for x in sub.values() if isinstance(x, dict)]
                 else:
                     children.append(sub)
             elif isinstance(sub, list):
-                children.extend(x for x in sub if isinstance(x, dict))
-        stack.extend(reversed(children))
+                children += [x for x in sub if isinstance(x, dict)]
+        children.reverse()
+        stack += children
 
 
 def spec_schemas(spec: dict) -> Iterator[dict]:

@@ -37,9 +37,10 @@ def _unrecognized_formats(crd: dict) -> list[str]:
     found = []
     for schema in schemas:
         for node in iter_schemas(schema):
-            fmt = unrecognized_format(node)
-            if fmt is not None:
-                found.append(fmt)
+            if "format" in node:  # (few nodes have one)
+                fmt = unrecognized_format(node)
+                if fmt is not None:
+                    found.append(fmt)
     return found
 
 

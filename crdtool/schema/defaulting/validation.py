@@ -16,7 +16,7 @@ from typing import Any
 
 from crdtool.model.errors import FieldError, aggregate_text, dedupe
 from crdtool.model.jsonvalue import json_copy
-from crdtool.model.path import Path
+from crdtool.model.path import Path, Trail, trail_path
 from crdtool.schema.objectmeta import coerce as objectmeta
 from crdtool.schema.pruning.algorithm import META_FIELDS, would_prune
 from crdtool.schema.structural.structural import Structural
@@ -47,22 +47,23 @@ class _Walker:
         self.validate_rules = validate_rules
         self.errs = errs
 
-    def walk(self, path: Path, s: Structural, root: Structural, steps: tuple, inside_meta: bool) -> None:
-        """`steps` lead from the enclosing resource root to s (str: field, None: list item)."""
+    def walk(self, at: Trail, s: Structural, root: Structural, steps: _Steps, inside_meta: bool) -> None:
+        """`steps` lead from the enclosing resource root to s. Where s is (`at`) and the steps are made
+        only for a default: the walk meets every node, most have none."""
         if s.x_embedded_resource:
             inside_meta, root, steps = False, s, ()
         if s.default is not None:
             if inside_meta:
-                self._check_meta_default(path, s, root, steps)
+                self._check_meta_default(trail_path(at), s, root, _steps(steps))
             else:
-                self._check_default(path, s)
+                self._check_default(trail_path(at), s)
         if s.items is not None:
-            self.walk(path.child("items"), s.items, root, steps + (None,), inside_meta)
+            self.walk((at, "f", "items"), s.items, root, (steps, None), inside_meta)
         if s.properties:
-            props_path = path.child("properties")
+            props_at = (at, "f", "properties")
             for name, prop in s.properties.items():
                 sub_meta = inside_meta or (s.x_embedded_resource and name in META_FIELDS)
-                self.walk(props_path.key(name), prop, root, steps + (name,), sub_meta)
+                self.walk((props_at, "k", name), prop, root, (steps, name), sub_meta)
 
     def _check_default(self, path: Path, s: Structural) -> None:
         value = s.default
@@ -103,6 +104,20 @@ class _Walker:
             self.errs.extend(value_errs)
         elif self.validate_rules is not None:
             self.errs.extend(self.validate_rules(s, s is root, value, default_path))
+
+
+#: The steps from a resource root to a node (str: field, None: list item), as (the parent's steps, the
+#: last step); () at the root.
+_Steps = tuple
+
+
+def _steps(steps: _Steps) -> tuple:
+    """The steps from the resource root, in order."""
+    out = []
+    while steps:
+        steps, step = steps
+        out.append(step)
+    return tuple(reversed(out))
 
 
 def _surrounding_object(value: Any, steps: tuple) -> dict:

@@ -12,7 +12,7 @@ from enum import Enum
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.gofmt import GoStruct
 from crdtool.model.goregexp import go_regexp_error
-from crdtool.model.path import Path
+from crdtool.model.path import Path, Trail, trail_path
 from crdtool.schema.crd.gostruct import schema_props
 from crdtool.schema.structural.structural import NestedValueValidation, Structural, ValueValidation
 
@@ -48,61 +48,63 @@ def is_structural(s: Structural) -> bool:
 
 
 # ------------------------------------------------------------------ invariants
-def _invariants(s: Structural | None, lvl: Level, path: Path, errs: list[FieldError]) -> None:
+def _invariants(s: Structural | None, lvl: Level, at: Trail, errs: list[FieldError]) -> None:
     if s is None:
         return
     if s.type == "array" and s.items is None:
-        errs.append(FieldError.required(path.child("items"), "must be specified"))
+        errs.append(FieldError.required(trail_path(at).child("items"), "must be specified"))
     if s.items is not None:
-        _invariants(s.items, Level.ITEM, path.child("items"), errs)
+        _invariants(s.items, Level.ITEM, (at, "f", "items"), errs)
     if s.properties:
-        props_path = path.child("properties")
+        props_at = (at, "f", "properties")
         for name, prop in s.properties.items():
-            _invariants(prop, Level.FIELD, props_path.key(name), errs)
+            _invariants(prop, Level.FIELD, (props_at, "k", name), errs)
     if s.additional_properties is not None:
         if lvl is Level.ROOT:
-            errs.append(FieldError.forbidden(path.child("additionalProperties"), "must not be used at the root"))
+            errs.append(FieldError.forbidden(trail_path(at).child("additionalProperties"),
+                                             "must not be used at the root"))
         if isinstance(s.additional_properties, Structural):
-            _invariants(s.additional_properties, Level.FIELD, path.child("additionalProperties"), errs)
+            _invariants(s.additional_properties, Level.FIELD, (at, "f", "additionalProperties"), errs)
 
     if s.x_int_or_string and s.x_preserve_unknown_fields:
-        errs.append(FieldError.invalid(path.child("x-kubernetes-preserve-unknown-fields"), True,
+        errs.append(FieldError.invalid(trail_path(at).child("x-kubernetes-preserve-unknown-fields"), True,
                                        "must be false if x-kubernetes-int-or-string is true"))
     if s.x_int_or_string and s.x_embedded_resource:
-        errs.append(FieldError.invalid(path.child("x-kubernetes-embedded-resource"), True,
+        errs.append(FieldError.invalid(trail_path(at).child("x-kubernetes-embedded-resource"), True,
                                        "must be false if x-kubernetes-int-or-string is true"))
 
     vv = s.value_validation
     if vv is not None:
-        _value_validation(vv, _is_int_or_string_any_of(vv), _is_int_or_string_all_of(vv), path, errs)
+        _value_validation(vv, _is_int_or_string_any_of(vv), _is_int_or_string_all_of(vv), at, errs)
 
     check_metadata = lvl is Level.ROOT or s.x_embedded_resource
     if s.x_embedded_resource and s.type != "object":
         detail = "must be object if x-kubernetes-embedded-resource is true"
         if not s.type:
-            errs.append(FieldError.required(path.child("type"), detail))
+            errs.append(FieldError.required(trail_path(at).child("type"), detail))
         else:
-            errs.append(FieldError.invalid(path.child("type"), s.type, detail))
+            errs.append(FieldError.invalid(trail_path(at).child("type"), s.type, detail))
     elif not s.type and not s.x_int_or_string and not s.x_preserve_unknown_fields:
-        errs.append(FieldError.required(path.child("type"), _EMPTY_TYPE_DETAIL[lvl]))
+        errs.append(FieldError.required(trail_path(at).child("type"), _EMPTY_TYPE_DETAIL[lvl]))
     if s.x_embedded_resource and s.additional_properties is not None:
-        errs.append(FieldError.forbidden(path.child("additionalProperties"),
+        errs.append(FieldError.forbidden(trail_path(at).child("additionalProperties"),
                                          "must not be used if x-kubernetes-embedded-resource is set"))
     if lvl is Level.ROOT and s.type and s.type != "object":
-        errs.append(FieldError.invalid(path.child("type"), s.type, "must be object at the root"))
+        errs.append(FieldError.invalid(trail_path(at).child("type"), s.type, "must be object at the root"))
 
     if check_metadata:
         for name in ("kind", "apiVersion"):
             prop = s.properties.get(name)
             if prop is not None and prop.type != "string":
-                errs.append(FieldError.invalid(path.child("properties").key(name).child("type"), prop.type,
+                errs.append(FieldError.invalid(trail_path(at).child("properties").key(name).child("type"), prop.type,
                                                "must be string"))
     metadata = s.properties.get("metadata")
     if metadata is not None:
-        _metadata_invariants(metadata, check_metadata, lvl, path.child("properties").key("metadata"), errs)
+        _metadata_invariants(metadata, check_metadata, lvl, trail_path(at).child("properties").key("metadata"), errs)
 
     if s.x_embedded_resource and not s.x_preserve_unknown_fields and not s.properties:
-        errs.append(FieldError.required(path.child("properties"), "must not be empty if x-kubernetes-embedded-resource "
+        errs.append(FieldError.required(trail_path(at).child("properties"),
+                                        "must not be empty if x-kubernetes-embedded-resource "
                                         "is true without x-kubernetes-preserve-unknown-fields"))
 
 
@@ -138,21 +140,21 @@ def _is_int_or_string_all_of(v: ValueValidation) -> bool:
     return len(v.all_of) >= 1 and _is_int_or_string_any_of(v.all_of[0])
 
 
-def _value_validation(v: ValueValidation, skip_any_of: bool, skip_first_all_of_any_of: bool, path: Path,
+def _value_validation(v: ValueValidation, skip_any_of: bool, skip_first_all_of_any_of: bool, at: Trail,
                       errs: list[FieldError]) -> None:
     if not skip_any_of:
         for i, clause in enumerate(v.any_of):
-            _nested(clause, False, path.child("anyOf").index(i), errs)
+            _nested(clause, False, trail_path(at).child("anyOf").index(i), errs)
     for i, clause in enumerate(v.all_of):
-        _nested(clause, skip_first_all_of_any_of and i == 0, path.child("allOf").index(i), errs)
+        _nested(clause, skip_first_all_of_any_of and i == 0, trail_path(at).child("allOf").index(i), errs)
     for i, clause in enumerate(v.one_of):
-        _nested(clause, False, path.child("oneOf").index(i), errs)
+        _nested(clause, False, trail_path(at).child("oneOf").index(i), errs)
     if v.not_ is not None:
-        _nested(v.not_, False, path.child("not"), errs)
+        _nested(v.not_, False, trail_path(at).child("not"), errs)
     if v.pattern:
         problem = go_regexp_error(v.pattern)
         if problem is not None:
-            errs.append(FieldError.invalid(path.child("pattern"), v.pattern,
+            errs.append(FieldError.invalid(trail_path(at).child("pattern"), v.pattern,
                                            f"must be a valid regular expression, but isn't: {problem}"))
 
 
@@ -227,13 +229,27 @@ def _nested_completeness(v: NestedValueValidation, s: Structural | None, s_path:
 
 
 # ------------------------------------------------------------------ list and map types (on JSONSchemaProps)
-def list_and_map_type_errors(schema: dict, path: Path, require_atomic_set_type: bool,
+def list_and_map_type_errors(schema: dict, at: Trail, require_atomic_set_type: bool,
                              require_map_list_keys_map_set: bool) -> list[FieldError]:
-    """The x-kubernetes-map-type, -list-type and -list-map-keys rules of one schema node, in the apiserver's order."""
+    """The x-kubernetes-map-type, -list-type and -list-map-keys rules of one schema node (at `at`), in the
+    apiserver's order. (Many nodes set these, few wrongly: the node's path is made only for a finding.)"""
     get = schema.get
     if get("x-kubernetes-list-type") is None and get("x-kubernetes-map-type") is None \
             and not get("x-kubernetes-list-map-keys"):
         return []
+    if not isinstance(at, Path) and not _list_and_map_type_errors(schema, _NOWHERE, require_atomic_set_type,
+                                                                  require_map_list_keys_map_set):
+        return []
+    return _list_and_map_type_errors(schema, trail_path(at), require_atomic_set_type, require_map_list_keys_map_set)
+
+
+#: The path findings are first looked for at, before the node's own is made for them.
+_NOWHERE = Path()
+
+
+def _list_and_map_type_errors(schema: dict, path: Path, require_atomic_set_type: bool,
+                              require_map_list_keys_map_set: bool) -> list[FieldError]:
+    get = schema.get
     errs: list[FieldError] = []
     type_ = get("type") or ""
     map_type = get("x-kubernetes-map-type")

@@ -10,6 +10,7 @@ from cel_expr_python import cel
 from crdtool.cel import environment
 from crdtool.cel import library as libraries
 from crdtool.cel.library import rewrite
+from crdtool.cel.protos import selectable_names
 
 ENV = environment.eval_env()
 # The checking environment: values typed, so functions the apiserver lacks or misuses do not compile.
@@ -173,10 +174,11 @@ def test_runtime_errors_carry_go_texts(expr: str, message: str) -> None:
     assert message in error_text(expr)
 
 
-@pytest.mark.parametrize("expr", [
-    "math.greatest(1, 2)", "'abc'.reverse()", "base64.encode(b'a')", "[true].sum()", "quantity(1)",
-    "ip('1.2.3.4').isLessThan(ip('1.2.3.5'))", "semver('1.0.0').isGreaterThan(quantity('1'))",
-])
+LACKING = ["math.greatest(1, 2)", "'abc'.reverse()", "base64.encode(b'a')", "[true].sum()", "quantity(1)",
+           "ip('1.2.3.4').isLessThan(ip('1.2.3.5'))", "semver('1.0.0').isGreaterThan(quantity('1'))"]
+
+
+@pytest.mark.parametrize("expr", LACKING)
 def test_functions_the_apiserver_lacks_do_not_compile(expr: str) -> None:
     with pytest.raises(Exception, match="undeclared reference|no matching overload"):
         CHECK.compile(rewrite(expr))
@@ -191,3 +193,26 @@ def test_descriptor_files_declare_the_opaque_types() -> None:
     names = {f"{f.package}.{m.name}" for f in libraries.descriptor_files() for m in f.message_type}
     assert names == {"net.IP", "net.CIDR", "kubernetes.URL", "kubernetes.Quantity", "kubernetes.Semver",
                      "kubernetes.NamedFormat"}
+
+
+def _checked(env: cel.Env, expr: str) -> str:
+    """What checking `expr` in `env` gives: its result type or the error's text."""
+    try:
+        return str(env.compile(rewrite(expr)).return_type())
+    except RuntimeError as err:
+        return str(err)
+
+
+@pytest.mark.parametrize("expr", [*TRUE_EXAMPLES, *LACKING, "ip('1.2.3.4').isLessThan(quantity('1'))",
+                                  "self.charAt(1) == 'a'", "'a'.charAt('b')", "self.isSorted(1)"])
+def test_declaring_only_the_functions_an_expression_names_checks_it_alike(expr: str) -> None:
+    narrowed = cel.NewEnv(descriptor_pool=environment.library_pool(), config=libraries.config(),
+                          functions=libraries.functions_named(selectable_names([expr])),
+                          variables={"self": cel.Type.DYN})
+    assert _checked(narrowed, expr) == _checked(CHECK, expr)
+
+
+def test_functions_are_narrowed_to_those_named() -> None:
+    # ip(), ip.isCanonical() and the function format's validate() is rewritten to call
+    assert len(libraries.functions_named(frozenset({"ip", "isCanonical"}))) == 3
+    assert len(libraries.functions_named(frozenset({"self", "size"}))) == 1

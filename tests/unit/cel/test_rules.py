@@ -56,6 +56,21 @@ def test_transition_rules_are_recognised() -> None:
     assert [r.compilation.uses_old_self for r in node.rules] == [True, False, True]
 
 
+def test_a_rule_reads_old_self_only_through_the_variable() -> None:
+    # Read inside macros (the variable is free there) it counts; named in a string, as a field, or only as
+    # optionalOldSelf's binding, it does not.
+    rules = [{"rule": "self.items.all(i, oldSelf.items.exists(j, j == i))"},
+             {"rule": "self.items.map(x, x).size() >= oldSelf.items.size()"},
+             {"rule": "self.name != 'oldSelf'"}, {"rule": "!has(self.oldSelf)"},
+             {"rule": "self.items.all(i, oldSelf.hasValue())", "optionalOldSelf": True},
+             {"rule": "self.replicas > 0", "optionalOldSelf": True}]
+    node = compile_node(_node(rules, {"items": {"type": "array", "items": {"type": "string"}},
+                                      "name": {"type": "string"}, "replicas": {"type": "integer"},
+                                      "oldSelf": {"type": "string"}}), False)
+    assert [r.compilation.error_detail for r in node.rules] == [""] * 6
+    assert [r.compilation.uses_old_self for r in node.rules] == [True, True, False, False, True, False]
+
+
 def test_failed_rules_and_messages() -> None:
     schema = _node([
         {"rule": "self.replicas <= 10"},
@@ -112,3 +127,31 @@ def test_unchanged_values_are_ratcheted() -> None:
     errs, warnings = _details(schema, {"a": 20, "b": 30}, {"a": 20, "b": 5}, ratcheting=True)
     assert errs == ["spec.b: Invalid value: 30: failed rule: self < 10"]
     assert warnings == ["spec.a: Invalid value: 20: failed rule: self < 10"]
+
+
+def test_nodes_of_one_type_share_its_messages_each_under_its_own_type_name(monkeypatch) -> None:
+    # The apiserver names the type of each rule-bearing node anew (selfType<N>, counting nodes): nodes of
+    # the same type with other rules share the messages made for the first, renamed.
+    import re
+
+    from crdtool.cel import compiler
+
+    made = []
+    build = compiler.build_schema_types
+    monkeypatch.setattr(compiler, "build_schema_types", lambda *args: made.append(args) or build(*args))
+    props = {"spec": {"type": "object", "properties": {"size": {"type": "integer"}}}}
+    numbers = []
+    for value in ("'one'", "'two'", "'three'"):
+        node = compile_node(_node([{"rule": f"self.spec == {value}"}], props), False)
+        detail = node.rules[0].compilation.error_detail
+        assert "found no matching overload for '_==_' applied to '(selfType" in detail
+        numbers.append(int(re.search(r"selfType(\d+)\.spec, string", detail).group(1)))
+    assert numbers == [numbers[0], numbers[0] + 1, numbers[0] + 2]
+    assert len(made) <= 1  # (none when an earlier test made them)
+
+
+def test_a_wide_type_narrowed_to_some_fields_is_not_shared_with_rules_naming_others() -> None:
+    props = {f"f{i}": {"type": "integer"} for i in range(1100)}
+    for i in (1, 2):
+        node = compile_node(_node([{"rule": f"self.f{i} > 0"}], props), False)
+        assert node.rules[0].compilation.error_detail == ""

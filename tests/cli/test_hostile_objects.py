@@ -123,9 +123,8 @@ def test_a_crd_among_the_inputs_with_versions_of_another_type_is_refused(tmp_pat
     assert "cannot be handled as a CustomResourceDefinition: json: cannot unmarshal" in res.output
 
 
-def test_a_served_schema_is_the_one_the_apiserver_stored(tmp_path: Path) -> None:
-    """The schema a CRD serves is the one decoded into JSONSchemaProps, where `required: [null]` is a required
-    property named ""."""
+def _widget_crd(tmp_path: Path, spec_schema: dict) -> Path:
+    """A Widget CRD (example.com/v1) whose spec has `spec_schema`, written as JSON (which keeps nulls)."""
     crd = tmp_path / "crd.json"
     crd.write_text(json.dumps({
         "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
@@ -133,8 +132,14 @@ def test_a_served_schema_is_the_one_the_apiserver_stored(tmp_path: Path) -> None
         "spec": {"group": "example.com", "scope": "Namespaced",
                  "names": {"kind": "Widget", "plural": "widgets", "singular": "widget", "listKind": "WidgetList"},
                  "versions": [{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {
-                     "type": "object", "properties": {"spec": {"type": "object", "required": [None],
-                                                               "properties": {"size": {"type": "integer"}}}}}}}]}}))
+                     "type": "object", "properties": {"spec": spec_schema}}}}]}}))
+    return crd
+
+
+def test_a_served_schema_is_the_one_the_apiserver_stored(tmp_path: Path) -> None:
+    """The schema a CRD serves is the one decoded into JSONSchemaProps, where `required: [null]` is a required
+    property named ""."""
+    crd = _widget_crd(tmp_path, {"type": "object", "required": [None], "properties": {"size": {"type": "integer"}}})
     obj = _write(tmp_path, {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
                             "spec": {"size": 2}})
     res = run("validate", "--format", "kubectl", "-c", str(crd), obj)
@@ -143,20 +148,12 @@ def test_a_served_schema_is_the_one_the_apiserver_stored(tmp_path: Path) -> None
     assert "is invalid: spec.: Required value" in res.output
 
 
-@pytest.mark.parametrize(("where", "odd"), [("items", "dup"), ("items", 5), ("items", True)])
-def test_an_items_value_that_decoding_leaves_out_is_left_out(tmp_path: Path, where: str, odd) -> None:
+@pytest.mark.parametrize("odd", ["dup", 5, True])
+def test_an_items_value_that_decoding_leaves_out_is_left_out(tmp_path: Path, odd) -> None:
     """JSONSchemaPropsOrArray's UnmarshalJSON leaves a value that is neither a schema nor a list out
     (`items: "dup"`, as a repeated key can leave it): the apiserver serves the schema without it."""
-    tags = {"type": "array", "items": {"type": "string", where: odd}}
-    crd = tmp_path / "crd.json"
-    crd.write_text(json.dumps({
-        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-        "metadata": {"name": "widgets.example.com"},
-        "spec": {"group": "example.com", "scope": "Namespaced",
-                 "names": {"kind": "Widget", "plural": "widgets", "singular": "widget", "listKind": "WidgetList"},
-                 "versions": [{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {
-                     "type": "object", "properties": {"spec": {"type": "object",
-                                                               "properties": {"tags": tags}}}}}}]}}))
+    tags = {"type": "array", "items": {"type": "string", "items": odd}}
+    crd = _widget_crd(tmp_path, {"type": "object", "properties": {"tags": tags}})
     obj = _write(tmp_path, {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
                             "spec": {"tags": ["a", 5]}})
     res = run("validate", "--format", "kubectl", "-c", str(crd), obj)

@@ -34,11 +34,6 @@ _OTHER_LINE_BREAK = re.compile("[\x85\u2028\u2029]")
 
 
 
-class _Region(NamedTuple):
-    start: int
-    end: int
-
-
 def compose_with_grafts(text: str, min_depth: int, max_depth: int,
                         compose: Callable[[str], list[Node | None] | None]) -> list[Node | None] | None:
     """The root node of every document of `text`, with its JSON values nested deeper than `min_depth`
@@ -53,30 +48,29 @@ def compose_with_grafts(text: str, min_depth: int, max_depth: int,
     found = _deep_values(text, min_depth)
     if not found:
         return None
-    regions = [region for region, _ in found]
-    roots = compose(_blanked(text, regions))
+    roots = compose(_blanked(text, found))
     if roots is None:
         return None
-    places = _placeholders(roots, {r.start for r in regions})
-    for (start, end), value in found:
-        place = places.get(start)
-        if place is None or place.node.end_mark.index != end or (
+    places = _placeholders(roots, {value.node.start_mark.index for value in found})
+    for value in found:
+        place = places.get(value.node.start_mark.index)
+        if place is None or place.node.end_mark.index != value.end or (
                 (place.node.start_mark.line, place.node.start_mark.column) !=
                 (value.node.start_mark.line, value.node.start_mark.column)):
             return None
         if place.depth + len(value.levels) > max_depth:
             raise TooDeep(value.levels[max_depth - place.depth])
-    for (start, _), value in found:
-        places[start].put(value.node)
+    for value in found:
+        places[value.node.start_mark.index].put(value.node)
     return roots
 
 
-def _deep_values(text: str, min_depth: int) -> list[tuple[_Region, FlowValue]]:
+def _deep_values(text: str, min_depth: int) -> list[FlowValue]:
     """The outermost bracketed values nesting deeper than `min_depth` that load.jsonflow composes, each
     where a value may stand (first on its line, or after `: `, `- `, `,` or `[`; where it stands in
     truth, libyaml's placeholder tells). A value that is not composed is looked into: a deep value inside
     it may be, unless it holds the place where that one stopped being readable."""
-    found: list[tuple[_Region, FlowValue]] = []
+    found: list[FlowValue] = []
     stops: list[int] = []  # where composing stopped, sorted
     resume = line = scanned = line_start = 0
     for start, end, height in _bracket_spans(text):
@@ -88,11 +82,11 @@ def _deep_values(text: str, min_depth: int) -> list[tuple[_Region, FlowValue]]:
         line += text.count("\n", scanned, start) + text.count("\r", scanned, start) - text.count("\r\n", scanned, start)
         line_start = max(line_start, text.rfind("\n", scanned, start) + 1, text.rfind("\r", scanned, start) + 1)
         scanned = start
-        composed = compose_json_collection(text, start, line, line_start, plain_scalars=True)
+        composed = compose_json_collection(text, start, line, line_start)
         if isinstance(composed, FlowValue):
             if composed.end != end:
                 return []  # brackets counted otherwise than read: leave all of it to libyaml
-            found.append((_Region(start, end), composed))
+            found.append(composed)
             resume = end
         else:
             insort(stops, composed)
@@ -102,27 +96,20 @@ def _deep_values(text: str, min_depth: int) -> list[tuple[_Region, FlowValue]]:
 def _bracket_spans(text: str) -> list[tuple[int, int, int]]:
     """(start, end, height) of every bracketed span, by start: brackets matched outside quoted strings
     (for JSON and the YAML flow load.jsonflow reads, exactly), height the levels of brackets it spans."""
-    spans: list[tuple[int, int, int]] = []
-    open_spans: list[list[int]] = []  # [start, height of the highest span inside so far]
-    closed: dict[int, tuple[int, int]] = {}
-    starts: list[int] = []
+    spans: list[list[int]] = []  # [start, end, height], by start; end 0 while open
+    open_spans: list[list[int]] = []
     for token in _BRACKET_OR_STRING.finditer(text):
         bracket = token.group()
         if bracket == "[" or bracket == "{":
-            open_spans.append([token.start(), 0])
-            starts.append(token.start())
-        elif bracket == "]" or bracket == "}":
-            if not open_spans:
-                continue
-            start, inside = open_spans.pop()
-            closed[start] = (token.end(), inside + 1)
-            if open_spans and open_spans[-1][1] < inside + 1:
-                open_spans[-1][1] = inside + 1
-    for start in starts:
-        if start in closed:
-            end, height = closed[start]
-            spans.append((start, end, height))
-    return spans
+            span = [token.start(), 0, 1]
+            spans.append(span)
+            open_spans.append(span)
+        elif (bracket == "]" or bracket == "}") and open_spans:
+            span = open_spans.pop()
+            span[1] = token.end()
+            if open_spans and open_spans[-1][2] <= span[2]:
+                open_spans[-1][2] = span[2] + 1
+    return [(start, end, height) for start, end, height in spans if end]
 
 
 def _may_be_a_value(text: str, start: int) -> bool:
@@ -136,12 +123,13 @@ def _may_be_a_value(text: str, start: int) -> bool:
     return text[before] == "-" and before < start - 1
 
 
-def _blanked(text: str, regions: list[_Region]) -> str:
-    """The text with each region a double-quoted scalar of the same length (its line breaks kept, so
+def _blanked(text: str, values: list[FlowValue]) -> str:
+    """The text with each value a double-quoted scalar of the same length (its line breaks kept, so
     that every mark after it stays where it was)."""
     pieces: list[str] = []
     position = 0
-    for start, end in regions:
+    for value in values:
+        start, end = value.node.start_mark.index, value.end
         inner = _NOT_LINE_BREAK.sub(" ", text[start + 1:end - 1])
         pieces.extend((text[position:start], '"', inner, '"'))
         position = end

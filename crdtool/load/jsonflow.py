@@ -88,7 +88,7 @@ def compose_json_stream(text: str, max_depth: int) -> list[Node | None] | None:
     if _NOT_PLAIN_JSON.search(text) is not None:
         return None
     try:
-        roots, _, levels = _compose(text, 0, 0, 0, one_value=False, plain_scalars=False)
+        roots, _, levels = _compose(text, 0, 0, 0, in_yaml=False)
     except _NotJSON:
         return None
     if len(levels) > max_depth:
@@ -105,17 +105,16 @@ class FlowValue(NamedTuple):
     levels: list[Mark]
 
 
-def compose_json_collection(text: str, start: int, line: int, line_start: int, plain_scalars: bool = False
-                            ) -> FlowValue | int:
-    """The node of the JSON object or array opening at `text[start]` (a flow collection inside a
-    block document: `line` is libyaml's line number of `start`, `line_start` the index its column
-    counts from), as libyaml composes it there; else the index where the text stops being JSON as
-    libyaml would read it (the collection is not composed here).
+def compose_json_collection(text: str, start: int, line: int, line_start: int) -> FlowValue | int:
+    """The node of the flow collection opening at `text[start]` inside YAML text (JSON, and YAML flow's
+    plain words and numbers and one-line single-quoted scalars; `line` is libyaml's line number of
+    `start`, `line_start` the index its column counts from), as libyaml composes it there; else the
+    index where the text stops being what is read here (the collection is not composed).
 
     Its nesting is not limited here: where it is placed decides how deep it may go (`FlowValue.levels`).
     """
     try:
-        roots, end, levels = _compose(text, start, line, line_start, one_value=True, plain_scalars=plain_scalars)
+        roots, end, levels = _compose(text, start, line, line_start, in_yaml=True)
     except _NotJSON as err:
         return err.index
     found = _NOT_PLAIN_JSON.search(text, start, end)
@@ -134,17 +133,18 @@ class _NotJSON(Exception):
         self.index = index
 
 
-def _compose(text: str, pos: int, line: int, line_start: int, one_value: bool, plain_scalars: bool
+def _compose(text: str, pos: int, line: int, line_start: int, in_yaml: bool
              ) -> tuple[list[Node | None], int, list[Mark]]:
     """The roots composed from `text[pos:]`, the index after the last one, and the mark of the first
-    collection opened at each level. `one_value`: compose the one collection opening at `pos` and stop
-    after its closing bracket. `plain_scalars`: YAML flow's plain words and numbers and its one-line
-    single-quoted scalars are read too (as values and keys), not only JSON's. Raises _NotJSON."""
+    collection opened at each level. `in_yaml`: compose the one collection opening at `pos` inside YAML
+    text, where YAML flow's plain words and numbers and its one-line single-quoted scalars are read too
+    (as values and keys), and stop after its closing bracket; else a stream of JSON documents. Raises
+    _NotJSON."""
 
     def key_at(span: tuple[int, int]) -> ScalarNode:
         if text[span[0]] == '"':
             return _string(text, span, line, line_start)
-        if not plain_scalars:
+        if not in_yaml:
             raise _NotJSON(span[0])
         return _plain(text, span, line, line_start) if text[span[0]] != "'" else _single(text, span, line, line_start)
 
@@ -159,7 +159,7 @@ def _compose(text: str, pos: int, line: int, line_start: int, one_value: bool, p
     name = _STREAM_NAME
     for m in _TOKEN.finditer(text, pos):
         kind = m.lastindex
-        if top is None and ("\t" in m.group() or one_value and m.start() != pos):
+        if top is None and ("\t" in m.group() or in_yaml and m.start() != pos):
             raise _NotJSON(m.start())  # libyaml takes a tab at the start of a block-context line for content
         node: Node
         if kind in (_STRING, _KEY):
@@ -186,7 +186,7 @@ def _compose(text: str, pos: int, line: int, line_start: int, one_value: bool, p
                 top.end_mark = Mark(name, end, line, end - line_start, None, None)
                 top, top_map, key = parents.pop()
                 state = _NEXT if top is not None else _AFTER_ROOT
-                if one_value and top is None:
+                if in_yaml and top is None:
                     return roots, end, levels
             continue
         elif kind in (_COMMA, _COMMA_KEY):
@@ -201,14 +201,14 @@ def _compose(text: str, pos: int, line: int, line_start: int, one_value: bool, p
             state = _VALUE
             continue
         elif kind == _PLAIN:
-            if not plain_scalars and _JSON_LITERAL.fullmatch(m.group(kind)) is None:
+            if not in_yaml and _JSON_LITERAL.fullmatch(m.group(kind)) is None:
                 raise _NotJSON(m.start(kind))
             node = _plain(text, m.span(kind), line, line_start)
         elif kind == _BREAK:
             line += 1
             line_start = m.end()
             continue
-        elif kind in (_SEPARATOR, _END) and not one_value:
+        elif kind in (_SEPARATOR, _END) and not in_yaml:
             if state == _ROOT and explicit:  # an empty document: libyaml's empty plain scalar at the next token
                 start = m.start(kind)
                 mark = _end_mark(start, line, line_start) if kind == _END else Mark(name, start, line, 0, None, None)
@@ -247,7 +247,7 @@ def _compose(text: str, pos: int, line: int, line_start: int, one_value: bool, p
             state = _FIRST_KEY if top_map else _FIRST_VALUE
         else:
             state = _NEXT if top is not None else _AFTER_ROOT
-    if one_value:
+    if in_yaml:
         raise _NotJSON(len(text))  # the collection never closes
     return roots, len(text), levels
 

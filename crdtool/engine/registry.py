@@ -18,64 +18,6 @@ from crdtool.load.document import Document
 from crdtool.model.groupversion import from_api_version_and_kind
 
 
-def _decoding_changes(schema: Any) -> bool:
-    """Whether decoding a schema into JSONSchemaProps may change what the checks read: a null anywhere
-    (a list element or map value decodes to its zero value), or an `items` or `dependencies` entry that
-    is neither a schema nor a list (JSONSchemaPropsOrArray and JSONSchemaPropsOrStringArray leave such
-    a value out). Unknown keys, which decoding drops too, nothing reads."""
-    return _holds_null(schema) or _holds_odd_or_array(schema)
-
-
-def _holds_null(value: Any) -> bool:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if item is None:
-            return True
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
-
-
-#: The keys of a schema whose values are schemas, maps of schemas and lists of schemas.
-_SUBSCHEMA = ("not", "additionalProperties", "additionalItems")
-_SUBSCHEMA_MAPS = ("properties", "patternProperties", "definitions")
-_SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf")
-
-
-def _holds_odd_or_array(schema: Any) -> bool:
-    """Whether a schema, or one below it, has an `items` value or a `dependencies` entry that is neither
-    a schema nor a list."""
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, dict):
-            continue
-        entries = [node.get("items")]
-        dependencies = node.get("dependencies")
-        if isinstance(dependencies, dict):
-            entries.extend(dependencies.values())
-        for entry in entries:
-            if isinstance(entry, dict):
-                stack.append(entry)
-            elif isinstance(entry, list):
-                stack.extend(entry)
-            elif entry is not None:
-                return True
-        stack.extend(node.get(key) for key in _SUBSCHEMA)
-        for key in _SUBSCHEMA_MAPS:
-            value = node.get(key)
-            if isinstance(value, dict):
-                stack.extend(value.values())
-        for key in _SUBSCHEMA_LISTS:
-            value = node.get(key)
-            if isinstance(value, list):
-                stack.extend(value)
-    return False
-
-
 @dataclass(eq=False)
 class ServedVersion:
     """One version of a CRD, with its schema compiled on first use."""
@@ -100,10 +42,11 @@ class ServedVersion:
         """The schema as the apiserver stored it: the document's, decoded into JSONSchemaProps (a null
         list element or map value is its zero value, `required: [null]` an empty name; null fields,
         `items: "x"` and unknown keys are gone)."""
-        if self.raw_schema is None or not _decoding_changes(self.raw_schema):
-            return self.raw_schema
         from crdtool.model.gounmarshal import unmarshal
-        from crdtool.schema.crd.decode import SCHEMA
+        from crdtool.schema.crd.decode import SCHEMA, decodes_as_written
+
+        if self.raw_schema is None or decodes_as_written(self.raw_schema):
+            return self.raw_schema
 
         decoded = unmarshal(self.raw_schema, SCHEMA)
         return decoded.value if decoded.error is None else self.raw_schema

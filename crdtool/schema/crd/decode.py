@@ -62,6 +62,7 @@ from crdtool.model.gounmarshal import (
 )
 from crdtool.model.jsonvalue import deep_equal
 from crdtool.model.metav1 import OBJECT_META, TIME
+from crdtool.schema.crd.update_options import iter_schemas
 
 __all__ = ["MISSING", "DecodeResult", "decode_crd", "semantic_equal"]
 
@@ -107,6 +108,36 @@ def _or_list(elems: GoType) -> Callable[[Any, Decoder], Any]:
             return decoder.nested(value, elems)
         return None
     return decode
+
+
+def decodes_as_written(schema: dict) -> bool:
+    """Whether decoding a schema into JSONSchemaProps changes nothing its readers see, so that it may be
+    used as written: no null anywhere (a list element or map value decodes to its zero value), and no
+    `items` or `dependencies` entry that `_or_list` leaves out (neither a schema nor a list). Unknown
+    keys, which decoding drops too, nothing reads."""
+    if _holds_null(schema):
+        return False
+    for node in iter_schemas(schema):
+        entries = [node.get("items", [])]
+        dependencies = node.get("dependencies")
+        if isinstance(dependencies, dict):
+            entries.extend(dependencies.values())
+        if not all(isinstance(entry, (dict, list)) for entry in entries):
+            return False
+    return True
+
+
+def _holds_null(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if item is None:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 JSON = any_json("v1.JSON")  # its UnmarshalJSON keeps any JSON as it is

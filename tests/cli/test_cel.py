@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from widgets import widget_crd
 
 from crdtool.cli import cli
 
@@ -20,15 +21,8 @@ def run(*args: str):
 
 
 def _crd(rule: str, properties: dict) -> str:
-    return json.dumps({
-        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-        "metadata": {"name": "widgets.example.com"},
-        "spec": {"group": "example.com", "scope": "Namespaced",
-                 "names": {"plural": "widgets", "singular": "widget", "kind": "Widget"},
-                 "versions": [{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {
-                     "type": "object", "properties": {"spec": {
-                         "type": "object", "x-kubernetes-validations": [{"rule": rule}],
-                         "properties": properties}}}}}]}})
+    return json.dumps(widget_crd({"type": "object", "x-kubernetes-validations": [{"rule": rule}],
+                                  "properties": properties}))
 
 
 def test_rules_are_evaluated_with_messages_at_their_lines() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from widgets import widget_crd
 
 from crdtool.cli import cli
 
@@ -126,13 +127,7 @@ def test_a_crd_among_the_inputs_with_versions_of_another_type_is_refused(tmp_pat
 def _widget_crd(tmp_path: Path, spec_schema: dict) -> Path:
     """A Widget CRD (example.com/v1) whose spec has `spec_schema`, written as JSON (which keeps nulls)."""
     crd = tmp_path / "crd.json"
-    crd.write_text(json.dumps({
-        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-        "metadata": {"name": "widgets.example.com"},
-        "spec": {"group": "example.com", "scope": "Namespaced",
-                 "names": {"kind": "Widget", "plural": "widgets", "singular": "widget", "listKind": "WidgetList"},
-                 "versions": [{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {
-                     "type": "object", "properties": {"spec": spec_schema}}}}]}}))
+    crd.write_text(json.dumps(widget_crd(spec_schema)))
     return crd
 
 

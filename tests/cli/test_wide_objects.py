@@ -8,6 +8,7 @@ from pathlib import Path
 
 import yaml
 from click.testing import CliRunner
+from widgets import widget_crd
 
 from crdtool.cli import cli
 
@@ -17,15 +18,8 @@ def run(*args: str):
 
 
 def _crd(properties: dict, rules: list[str]) -> str:
-    return json.dumps({
-        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-        "metadata": {"name": "widgets.example.com"},
-        "spec": {"group": "example.com", "scope": "Namespaced",
-                 "names": {"plural": "widgets", "singular": "widget", "kind": "Widget"},
-                 "versions": [{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {
-                     "type": "object", "properties": {"spec": {
-                         "type": "object", "x-kubernetes-validations": [{"rule": r} for r in rules],
-                         "properties": properties}}}}}]}}, indent=1)
+    return json.dumps(widget_crd({"type": "object", "x-kubernetes-validations": [{"rule": r} for r in rules],
+                                  "properties": properties}), indent=1)
 
 
 def _strings(count: int, suffix: str = "") -> dict:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from cel_expr_python import cel
 from click.testing import CliRunner
+from widgets import widget_crd
 
 from crdtool.cel import environment
 from crdtool.cel.errors import go_runtime_error
@@ -244,14 +245,7 @@ def test_the_table_is_large_enough() -> None:
 
 
 def _crd(rules: list[dict], properties: dict) -> str:
-    return json.dumps({
-        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-        "metadata": {"name": "widgets.example.com"},
-        "spec": {"group": "example.com", "scope": "Namespaced",
-                 "names": {"plural": "widgets", "singular": "widget", "kind": "Widget"},
-                 "versions": [{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {
-                     "type": "object", "properties": {"spec": {
-                         "type": "object", "x-kubernetes-validations": rules, "properties": properties}}}}}]}})
+    return json.dumps(widget_crd({"type": "object", "x-kubernetes-validations": rules, "properties": properties}))
 
 
 def test_runtime_errors_in_field_errors_through_the_cli(tmp_path: Path) -> None:

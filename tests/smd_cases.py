@@ -5,8 +5,13 @@ real apps/v1 Deployment types (test_smd_builtin.py)."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
+
+import pytest
+
+from crdtool.admission.policy.patchers import MutationError
 
 #: (the case's name, expression, object, old object, the expected object or the error's text)
 Case = tuple[str, str, dict[str, Any], dict[str, Any] | None, dict[str, Any] | str]
@@ -69,3 +74,17 @@ def smd_test_go_cases(deployment: Callable[[dict[str, Any]], dict[str, Any]],
          None, deployment({"replicas": 1, **pod(containers=[{"name": "nginx", "env": [
              {"name": "test", "value": "c"}, {"name": "foo", "value": "bar"}]}])})),
     ]
+
+
+def assert_applies(apply: Callable[[str, dict[str, Any], dict[str, Any] | None], dict[str, Any]], expression: str,
+                   obj: dict[str, Any], old: dict[str, Any] | None, expected: dict[str, Any] | str) -> None:
+    """`apply(expression, obj, old)` gives `expected`: the object, or (a string) MutationError's text; the
+    request's object is never modified in place."""
+    before = copy.deepcopy(obj)
+    if isinstance(expected, str):
+        with pytest.raises(MutationError) as err:
+            apply(expression, obj, old)
+        assert str(err.value) == expected
+    else:
+        assert apply(expression, obj, old) == expected
+    assert obj == before

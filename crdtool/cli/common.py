@@ -113,18 +113,32 @@ def nothing_checked(checked: bool, allow_empty: bool, what: str, inputs: tuple[s
 
 def read_documents(paths: tuple[str, ...] | list[str], jobs: int = 1, cached: bool = False) -> list[Document]:
     """All documents of the inputs; unreadable input is an InputError, which `guarded` makes exit code 2.
-    With `jobs` > 1 the files are read by that many worker processes; else `cached` (CRD files) reads
-    them through the run's cache (load.cached) unless it is off."""
+    With `jobs` > 1 the files are read by that many worker processes; `cached` (CRD files) reads them
+    through the run's cache (load.cached) unless it is off."""
     if jobs > 1:
-        from crdtool.engine.parallel import run_tasks
-
-        return load_inputs(paths, in_workers=lambda items, work: run_tasks(items, work, jobs))
+        return read_in_workers([(paths, cached)], jobs)[0]
     if not cached:
         return load_inputs(paths)
     from crdtool.cli.settings import current_cache
     from crdtool.load.cached import cached_reader
 
     return load_inputs(paths, read=cached_reader(current_cache()))
+
+
+def read_in_workers(inputs: list[tuple[tuple[str, ...] | list[str], bool]], jobs: int) -> list[list[Document]]:
+    """read_documents of each (paths, cached) with the files of all read by one set of `jobs` worker
+    processes (files the cache holds are not read: their documents come from it, here)."""
+    from crdtool.engine.parallel import run_tasks
+    from crdtool.load.sources import load_in_workers
+
+    known = None
+    if any(cached for _, cached in inputs):
+        from crdtool.cli.settings import current_cache
+        from crdtool.load.cached import CachedFiles
+
+        known = CachedFiles(current_cache())
+    return load_in_workers([(paths, known if cached else None) for paths, cached in inputs],
+                           lambda items, work: run_tasks(items, work, jobs))
 
 
 def report(exc: Exception) -> int:

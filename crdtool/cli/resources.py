@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from crdtool.cli.common import allow_empty_option, output_options, read_documents, verbose_option
+from crdtool.cli.common import allow_empty_option, output_options, read_documents, read_in_workers, verbose_option
 from crdtool.cli.settings import current_cache, current_settings
 from crdtool.config import FIELD_VALIDATION
 
@@ -50,8 +50,11 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
     """Read the inputs, CRDs and stored objects, and run the engine's `op` on them (engine.run)."""
     from crdtool.engine.run import RunRequest, run
 
-    docs = read_documents(paths, jobs)
-    crds = read_documents(crd_paths, jobs, cached=True) if crd_paths else []
+    if jobs > 1:
+        docs, crds = read_in_workers([(paths, False), (crd_paths, True)], jobs)
+    else:
+        docs = read_documents(paths)
+        crds = read_documents(crd_paths, cached=True) if crd_paths else []
     olds = read_documents(old_paths) if old_paths else []
     with _ProgressBar() as progress:
         return run(RunRequest(

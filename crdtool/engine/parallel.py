@@ -10,7 +10,9 @@ their documents, which are put back by position. Results are then in input order
 from __future__ import annotations
 
 import contextlib
+import itertools
 import multiprocessing
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
@@ -27,6 +29,9 @@ T = TypeVar("T")
 #: Objects per task: small enough to share a large group between the workers and show progress,
 #: large enough that a task's set-up is a small part of it.
 CHUNK = 200
+
+#: Tasks given to each worker at a time: the one it works on and the next, waiting in its pipe.
+IN_FLIGHT = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +107,8 @@ def _serve(conn: Connection) -> None:
 def run_tasks(tasks: Sequence[T], work: Callable[[T], Any], jobs: int,
               progress: Callable[[int], None] | None = None) -> list[Any]:
     """`work(task)` for every task over `jobs` forked processes; the outputs in the tasks' order.
-    `progress(n)` is told of each Task's objects as it completes (tasks may be anything picklable:
-    the files that workers read, too). A worker that raises makes this
+    `progress(n)` is told of each Task's objects as it completes (tasks may be anything picklable
+    and small, such as the names of the files that workers read). A worker that raises makes this
     raise the same; one that cannot start or ends without an answer is a WorkerError. No helper
     threads: the calling thread waits on the workers' pipes and process sentinels, so a dead worker
     is seen at once, and every worker is stopped before this returns or raises."""
@@ -135,26 +140,33 @@ def _start_workers(workers: list[tuple[Any, Connection]], count: int, jobs: int)
 
 def _share_out(tasks: Sequence[T], workers: list[tuple[Any, Connection]], jobs: int,
                progress: Callable[[int], None] | None) -> list[Any]:
-    """Hand each idle worker the next task until all are answered; the outputs in the tasks' order."""
+    """Keep IN_FLIGHT tasks with each worker until all are answered; the outputs in the tasks' order.
+
+    A worker that has its next task waiting in its pipe starts it at once instead of waiting for
+    this process to take the answer and send another (which would leave it idle while this
+    process, on the same cores, is busy). A task is sent only when its worker has just answered
+    or is new, and tasks are small, so a send never waits on a worker that is itself sending."""
     outputs: list[Any] = [None] * len(tasks)
     pending = iter(range(len(tasks)))
-    busy: dict[Connection, tuple[Any, int]] = {}
+    busy: dict[Connection, tuple[Any, deque[int]]] = {}
 
-    def hand_out(process: Any, conn: Connection) -> None:
-        index = next(pending, None)
-        if index is not None:
+    def hand_out(process: Any, conn: Connection, count: int) -> None:
+        queued = busy.setdefault(conn, (process, deque()))[1]
+        for index in itertools.islice(pending, count):
             conn.send(tasks[index])
-            busy[conn] = (process, index)
+            queued.append(index)
+        if not queued:
+            del busy[conn]
 
     for process, conn in workers:
-        hand_out(process, conn)
+        hand_out(process, conn, IN_FLIGHT)
     while busy:
         sentinels: dict[int, Connection] = {process.sentinel: conn for conn, (process, _) in busy.items()}
         for ready in wait([*busy, *sentinels]):
             conn = sentinels[ready] if isinstance(ready, int) else cast(Connection, ready)
             if conn not in busy:
                 continue
-            process, index = busy.pop(conn)
+            process, queued = busy[conn]
             try:
                 ok, payload = conn.recv()
             except (EOFError, OSError):
@@ -163,11 +175,12 @@ def _share_out(tasks: Sequence[T], workers: list[tuple[Any, Connection]], jobs: 
                                   f"(exit code {process.exitcode}); try --jobs 1") from None
             if not ok:
                 raise payload
+            index = queued.popleft()
             outputs[index] = payload
             done = tasks[index]
             if progress is not None and isinstance(done, Task):
                 progress(len(done.objects))
-            hand_out(process, conn)
+            hand_out(process, conn, 1)
     return outputs
 
 

@@ -12,12 +12,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crdtool.load.document import Document
-from crdtool.load.sources import _LazyNodes, read_source, read_text
+from crdtool.load.sources import SourceParts, _LazyNodes, read_source, read_text
 
 if TYPE_CHECKING:
     from crdtool.cache import Cache
 
-__all__ = ["cached_reader"]
+__all__ = ["CachedFiles", "cached_reader"]
 
 _NAMESPACE = "documents"
 
@@ -27,26 +27,64 @@ def cached_reader(store: Cache) -> Callable[[str], list[Document]]:
     holds them for the file's exact text (JSON files and stdin are read as always)."""
     if not store.enabled:
         return read_source
+    return CachedFiles(store).read
 
-    def read(path: str) -> list[Document]:
+
+class CachedFiles:
+    """The documents of YAML files in `store`: read here (`read`), or known without reading and
+    learned from a file read by a worker process (`--jobs`: load.sources.KnownFiles)."""
+
+    def __init__(self, store: Cache) -> None:
+        self.store = store
+
+    def read(self, path: str) -> list[Document]:
+        """The file's documents: from the cache, else read and stored."""
         if path == "-":
             return read_source(path)
         text = read_text(path)
-        if text.lstrip().startswith("{"):  # JSON: positions come another way
+        if _is_json(text):  # JSON: positions come another way
             return read_source(path, text)
-        key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
-        stored = store.get(_NAMESPACE, key)
-        if stored is not None and _well_formed(stored):
-            nodes = _LazyNodes(text)
-            locators: dict[int, Any] = {}
-            return [Document(path, index, data, text, locators.setdefault(index, nodes.locator(index)), item,
-                             list(duplicates))
-                    for index, item, data, duplicates in stored]
-        docs = read_source(path, text)
-        store.put(_NAMESPACE, key, [(d.index, d.item, d.data, d.duplicate_keys) for d in docs])
+        key = _key(text)
+        docs = self._stored(path, text, key)
+        if docs is None:
+            docs = read_source(path, text)
+            self.store.put(_NAMESPACE, key, _entries(docs))
         return docs
 
-    return read
+    def documents(self, path: str) -> list[Document] | None:
+        """The file's documents when the cache holds them for its current text; None: read it
+        (stdin, JSON, a file the cache does not hold)."""
+        if path == "-" or not self.store.enabled:
+            return None
+        text = read_text(path)
+        return None if _is_json(text) else self._stored(path, text, _key(text))
+
+    def learn(self, parts: SourceParts, docs: list[Document]) -> None:
+        """A YAML file read elsewhere, stored under its text as read there."""
+        if self.store.enabled and parts.display != "<stdin>" and not _is_json(parts.text):
+            self.store.put(_NAMESPACE, _key(parts.text), _entries(docs))
+
+    def _stored(self, path: str, text: str, key: bytes) -> list[Document] | None:
+        stored = self.store.get(_NAMESPACE, key)
+        if stored is None or not _well_formed(stored):
+            return None
+        nodes = _LazyNodes(text)
+        locators: dict[int, Any] = {}
+        return [Document(path, index, data, text, locators.setdefault(index, nodes.locator(index)), item,
+                         list(duplicates))
+                for index, item, data, duplicates in stored]
+
+
+def _is_json(text: str) -> bool:
+    return text.lstrip().startswith("{")
+
+
+def _key(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+def _entries(docs: list[Document]) -> list[tuple[int, int | None, Any, list]]:
+    return [(d.index, d.item, d.data, d.duplicate_keys) for d in docs]
 
 
 def _well_formed(stored: Any) -> bool:

@@ -6,9 +6,9 @@ import gc
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from yaml.nodes import Node
 
@@ -278,7 +278,20 @@ def without_cyclic_gc() -> Iterator[None]:
 
 
 #: Runs `work` on every item, in worker processes, and gives the outputs in the items' order.
-MapInWorkers = Callable[[list[str], Callable[[str], Any]], list[Any]]
+MapInWorkers = Callable[[list[Any], Callable[[Any], Any]], list[Any]]
+
+#: The bytes of the files a worker is handed at a time (a larger file alone).
+BATCH_BYTES = 128 * 1024
+
+
+class KnownFiles(Protocol):
+    """Files whose documents may be known without reading them (load.cached: the persistent cache)."""
+
+    def documents(self, path: str) -> list[Document] | None:
+        """The file's documents, or None: it must be read."""
+
+    def learn(self, parts: SourceParts, docs: list[Document]) -> None:
+        """A file read by a worker, with its documents: known next time."""
 
 
 def load_inputs(paths: Iterable[str], skipped: Skipped = warn_skipped,
@@ -290,13 +303,12 @@ def load_inputs(paths: Iterable[str], skipped: Skipped = warn_skipped,
     apply -f` says "no objects passed"); empty files met while walking a folder are skipped.
     What a folder walk passes over (not a regular file, a subfolder that cannot be read)
     is told to `skipped`. `read` reads one file (load.cached reads through the cache). With
-    `in_workers` (`--jobs`), the files are read in worker processes (the walk and stdin stay
-    here); the documents and errors are the same, in the same order.
+    `in_workers` (`--jobs`), the files are read in worker processes (load_in_workers).
     """
+    if in_workers is not None:
+        return load_in_workers([(paths, None)], in_workers, skipped)[0]
     docs: list[Document] = []
     with without_cyclic_gc():
-        if in_workers is not None:
-            return _load_in_workers(list(paths), skipped, in_workers)
         for given in paths:
             for path in expand_paths([given], skipped):
                 found = read(path)
@@ -306,41 +318,95 @@ def load_inputs(paths: Iterable[str], skipped: Skipped = warn_skipped,
     return docs
 
 
-def _load_in_workers(paths: list[str], skipped: Skipped, in_workers: MapInWorkers) -> list[Document]:
-    """load_inputs with the files read by workers: every file up to the first path that cannot be
-    expanded is read, and the first error in input order is raised, as one process reads them."""
-    files: list[tuple[str, str]] = []  # (given, path)
-    stop: InputError | None = None
+class _Listed(NamedTuple):
+    """One list of inputs, walked: its files (given, path), what the walk passed over, and the
+    error that stopped the walk."""
+
+    files: list[tuple[str, str]]
+    passed_over: list[tuple[str, str]]
+    stop: InputError | None
+
+
+def load_in_workers(inputs: Sequence[tuple[Iterable[str], KnownFiles | None]], in_workers: MapInWorkers,
+                    skipped: Skipped = warn_skipped) -> list[list[Document]]:
+    """load_inputs of several lists of inputs (the objects, the CRDs), their files read by one set
+    of workers: each list's documents, the same and in the same order as one process reads them.
+
+    Files that a list's `known` holds are not read (they are learned from the workers' reading);
+    stdin is read here. The lists are answered in order: each one's walk warnings, then its first
+    error in input order (a file that cannot be read, else the path that cannot be walked), before
+    anything of the next list."""
+    with without_cyclic_gc():
+        listed = [_walk_list(paths) for paths, _ in inputs]
+        ready: dict[tuple[int, int], Any] = {}  # (list, file): documents known, or stdin's parts
+        unread: list[tuple[int, int]] = []
+        for n, ((_, known), walked) in enumerate(zip(inputs, listed, strict=True)):
+            for f, (_, path) in enumerate(walked.files):
+                try:
+                    found = read_parts(path) if path == "-" else known.documents(path) if known else None
+                except InputError as err:
+                    found = _error_fields(err)
+                if found is None:
+                    unread.append((n, f))
+                else:
+                    ready[n, f] = found
+        outputs = _read_files([listed[n].files[f][1] for n, f in unread], in_workers)
+        ready.update(zip(unread, outputs, strict=True))
+        return [_documents_of_list(n, walked, ready, inputs[n][1], skipped) for n, walked in enumerate(listed)]
+
+
+def _walk_list(paths: Iterable[str]) -> _Listed:
+    passed_over: list[tuple[str, str]] = []
+    files: list[tuple[str, str]] = []
     try:
         for given in paths:
-            files.extend((given, path) for path in expand_paths([given], skipped))
+            files.extend((given, path) for path in expand_paths([given], lambda *told: passed_over.append(told)))
     except InputError as err:
-        stop = err
-    stdin = {path: read_parts(path) for _, path in files if path == "-"}
-    outputs = iter(_read_files([path for _, path in files if path != "-"], in_workers))
+        return _Listed(files, passed_over, err)
+    return _Listed(files, passed_over, None)
+
+
+def _documents_of_list(n: int, walked: _Listed, ready: dict[tuple[int, int], Any], known: KnownFiles | None,
+                       skipped: Skipped) -> list[Document]:
+    for path, why in walked.passed_over:
+        skipped(path, why)
     docs: list[Document] = []
-    for given, path in files:
-        parts = stdin[path] if path == "-" else next(outputs)
-        if isinstance(parts, tuple) and not isinstance(parts, SourceParts):
-            raise InputError(*parts)
-        found = documents_of(parts)
+    for f, (given, path) in enumerate(walked.files):
+        found = ready[n, f]
+        if isinstance(found, tuple) and not isinstance(found, SourceParts):
+            raise InputError(*found)
+        if isinstance(found, SourceParts):
+            parts, found = found, documents_of(found)
+            if known is not None:
+                known.learn(parts, found)
         if not found and path == given:
             raise InputError("<stdin>" if path == "-" else path, "no objects found (the input is empty)")
         docs.extend(found)
-    if stop is not None:
-        raise stop
+    if walked.stop is not None:
+        raise walked.stop
     return docs
 
 
 def _read_files(paths: list[str], in_workers: MapInWorkers) -> list[Any]:
-    """Each file's `_read_in_worker` output, in order; the largest files are handed out first, so
-    that the workers finish together."""
+    """Each file's `_read_in_worker` output, in order. The workers are handed the largest files
+    first, so that they finish together, and small files together (batches of about BATCH_BYTES), so
+    that a worker does not spend more time on the exchange with this process than on the reading."""
     if len(paths) < 2:
         return [_read_in_worker(path) for path in paths]
-    order = sorted(range(len(paths)), key=lambda i: -_size(paths[i]))
+    sizes = [_size(path) for path in paths]
+    batches: list[list[int]] = []
+    batch_bytes = BATCH_BYTES
+    for i in sorted(range(len(paths)), key=lambda i: -sizes[i]):
+        if batch_bytes >= BATCH_BYTES:
+            batches.append([])
+            batch_bytes = 0
+        batches[-1].append(i)
+        batch_bytes += sizes[i]
     outputs: list[Any] = [None] * len(paths)
-    for i, output in zip(order, in_workers([paths[i] for i in order], _read_in_worker), strict=True):
-        outputs[i] = output
+    read = in_workers([tuple(paths[i] for i in batch) for batch in batches], _read_batch_in_worker)
+    for batch, batch_outputs in zip(batches, read, strict=True):
+        for i, output in zip(batch, batch_outputs, strict=True):
+            outputs[i] = output
     return outputs
 
 
@@ -351,6 +417,10 @@ def _size(path: str) -> int:
         return 0
 
 
+def _read_batch_in_worker(paths: tuple[str, ...]) -> list[SourceParts | tuple[str, str, int | None, int | None]]:
+    return [_read_in_worker(path) for path in paths]
+
+
 def _read_in_worker(path: str) -> SourceParts | tuple[str, str, int | None, int | None]:
     """A worker's reading of one file: its parts, or the InputError's fields (raised by the parent in
     input order)."""
@@ -358,4 +428,9 @@ def _read_in_worker(path: str) -> SourceParts | tuple[str, str, int | None, int 
         with without_cyclic_gc():
             return read_parts(path)
     except InputError as err:
-        return err.source, err.message, err.line, err.column
+        return _error_fields(err)
+
+
+def _error_fields(err: InputError) -> tuple[str, str, int | None, int | None]:
+    """An InputError as it crosses a process boundary, raised again (`InputError(*fields)`) in order."""
+    return err.source, err.message, err.line, err.column

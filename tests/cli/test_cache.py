@@ -317,6 +317,30 @@ def test_explain_reads_its_crd_files_from_the_cache(tmp_path: Path, monkeypatch)
     assert (cold.exit_code, cold.output) == (warm.exit_code, warm.output) == (uncached.exit_code, uncached.output)
 
 
+def test_jobs_read_crd_files_from_the_cache_and_fill_it(tmp_path: Path, monkeypatch) -> None:
+    """`--jobs 2`: the CRD files the workers read are stored (cold), and a warm run takes them from the
+    cache instead of handing them to the workers, with the answers of one process without the cache."""
+    import crdtool.load.sources as sources
+
+    monkeypatch.setenv("CRDTOOL_CACHE_DIR", str(tmp_path / "cache"))
+    crds = str(FIXTURES / "crontab-validated")
+    args = ["validate", "--format", "json", "-c", crds, str(FIXTURES / "crontab-cel"), "--skip-unknown-kinds"]
+    uncached = run_here("--no-cache", *args)
+    assert uncached.exit_code == 1 and '"results"' in uncached.output  # an invalid object among them
+    cold = run_here(*args, "--jobs", "2")
+    assert entries(tmp_path / "cache")
+    real_read = sources._read_in_worker
+
+    def objects_only(path: str):
+        if path.startswith(crds):
+            raise AssertionError(f"{path} was read though the cache holds it")
+        return real_read(path)
+
+    monkeypatch.setattr(sources, "_read_in_worker", objects_only)  # the workers are forked after this
+    warm = run_here(*args, "--jobs", "2")
+    assert (cold.exit_code, cold.output) == (warm.exit_code, warm.output) == (uncached.exit_code, uncached.output)
+
+
 def test_a_warm_one_object_run_imports_no_admission_plugin_nor_rule_checking(tmp_path: Path) -> None:
     """What a warm run of one object against a CRD with CEL rules imports: neither the admission plugins
     (no admissionregistration.k8s.io object among the inputs) nor the modules that check rules (they come

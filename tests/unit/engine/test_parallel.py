@@ -6,10 +6,12 @@ import io
 import json
 import os
 
+import pytest
 from click.testing import CliRunner
 
 from crdtool.cli import cli
 from crdtool.engine.parallel import CHUNK, plan_tasks
+from crdtool.load import sources
 from crdtool.load.document import Document
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "..", "fixtures")
@@ -143,10 +145,14 @@ main()
     assert "would be rejected" in out.stdout
 
 
-def test_workers_read_the_files_with_the_same_documents_positions_and_errors(tmp_path) -> None:
+@pytest.mark.parametrize("batch_bytes", [1, sources.BATCH_BYTES], ids=["file-by-file", "batched"])
+def test_workers_read_the_files_with_the_same_documents_positions_and_errors(tmp_path, monkeypatch,
+                                                                              batch_bytes) -> None:
     """--jobs reads the files in the workers: the same documents in the same order, positions
     composed again when asked, and the first unreadable input in input order is the error."""
     from crdtool.engine.parallel import run_tasks
+
+    monkeypatch.setattr(sources, "BATCH_BYTES", batch_bytes)
     from crdtool.errors import InputError
     from crdtool.load.sources import load_inputs
 
@@ -178,6 +184,65 @@ def test_workers_read_the_files_with_the_same_documents_positions_and_errors(tmp
             except InputError as err:
                 errors.append(str(err))
         assert errors[0] == errors[1] and errors[0] is not None, given
+
+
+class Known:
+    """KnownFiles holding the documents of `paths` (as a cache would), told what the workers read."""
+
+    def __init__(self, paths: list[str]) -> None:
+        self.held = {path: sources.read_source(path) for path in paths}
+        self.learned: list[str] = []
+
+    def documents(self, path: str):
+        return self.held.get(path)
+
+    def learn(self, parts, docs) -> None:
+        self.learned.append(parts.display)
+        assert [d.data for d in docs] == [d.data for d in sources.read_source(parts.display)]
+
+
+def test_several_lists_are_read_by_one_set_of_workers_and_known_files_are_not_read(tmp_path, monkeypatch) -> None:
+    """The objects and the CRDs of a run are read together; files a list's `known` holds are not read
+    again but come from it, the others are learned; each list is answered in order, with its own walk
+    warnings and first error before anything of the next list."""
+    from crdtool.engine.parallel import run_tasks
+    from crdtool.errors import InputError
+
+    for name, kind in (("a.yaml", "A"), ("b.yaml", "B"), ("c.yaml", "C"), ("d.yaml", "D")):
+        (tmp_path / name).write_text(f"kind: {kind}\nspec:\n  x: 1\n")
+    a, b, c, d = (str(tmp_path / n) for n in ("a.yaml", "b.yaml", "c.yaml", "d.yaml"))
+    known = Known([c])
+    read_in_workers: list[str] = []
+    real_read = sources._read_in_worker
+
+    def recorded(path: str):
+        read_in_workers.append(path)
+        return real_read(path)
+
+    monkeypatch.setattr(sources, "_read_in_worker", recorded)
+    monkeypatch.setattr(sources, "BATCH_BYTES", 1)
+
+    def in_workers(items, work):  # run here: what the workers are asked is recorded
+        return [work(item) for item in items]
+
+    objects, crds = sources.load_in_workers([([a, b], None), ([c, d], known)], in_workers)
+    assert [doc.kind for doc in objects] == ["A", "B"] and [doc.kind for doc in crds] == ["C", "D"]
+    assert sorted(read_in_workers) == [a, b, d] and known.learned == [d]
+    assert crds[0].locate(("spec", "x")) == (3, 3)
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    os.mkfifo(sub / "pipe.yaml")
+    told: list[str] = []
+    (tmp_path / "b.yaml").write_text("kind: [\n")
+    (tmp_path / "d.yaml").write_text("kind: [\n")
+    with pytest.raises(InputError) as err:
+        sources.load_in_workers([([a, b], None), ([str(sub), d], None)], in_workers,
+                                lambda path, why: told.append(path))
+    assert err.value.source == b and told == []  # the objects' error; the CRDs' walk is not told
+    with pytest.raises(InputError) as err:
+        sources.load_in_workers([([a], None), ([str(sub), d], None)], lambda items, work: run_tasks(items, work, 2),
+                                lambda path, why: told.append(path))
+    assert err.value.source == d and told == [str(sub / "pipe.yaml")]
 
 
 def test_jobs_read_stdin_in_the_parent() -> None:

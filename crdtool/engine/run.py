@@ -110,6 +110,8 @@ def run(request: RunRequest) -> RunOutcome:
         outputs, lint_results = _check_in_parallel(crds, objects, request, chain)
     else:
         outputs, lint_results = _check_here(crds, objects, request, chain)
+    for result in builtins:
+        _finish_changes(result, request)
     results = list(builtins)
     for result, passed in outputs:
         if passed is not None:
@@ -119,7 +121,6 @@ def run(request: RunRequest) -> RunOutcome:
     order = {id(d): n for n, d in enumerate(docs)}
     results.sort(key=lambda r: order.get(id(r.document), 0))
     skipped.sort(key=lambda s: (s.source, s.index))
-    _finish_changes(results, request)
     outcome = _outcome(docs, lint_results, results, skipped, request.field_validation)
     outcome.admission_notes.extend(unused)
     for result in results:
@@ -293,8 +294,9 @@ def _check_object(doc: Document, registry: Registry, request: RunRequest, chain:
     served = find_version(registry, doc, step)
     if served is not None:
         old = _matching_old(request.olds, doc)
-        return _replacing(process(doc, served, step, old=old, op=_op(request), chain=chain, registry=registry),
-                          old), None
+        result = process(doc, served, step, old=old, op=_op(request), chain=chain, registry=registry)
+        _finish_changes(result, request)
+        return _replacing(result, old), None
     if request.skip_unknown_kinds:
         if doc.kind:
             why = Skipped(doc.source, doc.index, doc.api_version, doc.kind, "unknown-kind",
@@ -336,6 +338,7 @@ def _check_in_parallel(crds: list[Document], objects: list[Document], request: R
         for result, _ in outputs:
             if result is not None:
                 result.document = None  # put back by the parent: it has the documents
+                result.crd_version = None  # a compiled schema the parent does not use (changes are finished)
         lints = list(registry.lint_results)
         for result in lints:
             result.document = None  # type: ignore[assignment]  # (as above)
@@ -356,17 +359,17 @@ def _check_in_parallel(crds: list[Document], objects: list[Document], request: R
     return outputs, lint_results
 
 
-def _finish_changes(results: list[Result], request: RunRequest) -> None:
-    """`prune` and `default`: the objects as stored, and the file edits, when asked."""
+def _finish_changes(result: Result, request: RunRequest) -> None:
+    """`prune` and `default`: the object as stored, and the file edit, when asked (where the result
+    is made: a worker process sends back neither the document nor the CRD version they need)."""
     if request.op == "validate":
         return
     from crdtool.engine.edits import default_stored, file_edit
 
-    for result in results:
-        if request.stored and request.op == "default":
-            default_stored(result)
-        if request.edits:
-            result.edit = file_edit(result, request.op)
+    if request.stored and request.op == "default":
+        default_stored(result)
+    if request.edits:
+        result.edit = file_edit(result, request.op)
 
 
 def _outcome(docs: list[Document], lint_results: list[Result], results: list[Result], skipped: list[Skipped],

@@ -48,6 +48,39 @@ def test_jobs_give_the_same_results_in_the_same_order(tmp_path) -> None:
     assert one[0] == 1 and len(one[1]["results"]) > 5  # invalid objects among them: errors travel back too
 
 
+#: A built-in object with an unknown field to prune and fields to default.
+DEPLOYMENT = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx
+        unknownField: 1
+"""
+
+
+@pytest.mark.parametrize("command", ["prune", "default"])
+@pytest.mark.parametrize("output", [[], ["-o", "diff"], ["-o", "yaml"], ["--format", "json"]])
+def test_jobs_prune_and_default_as_one_process(tmp_path, command, output) -> None:
+    """prune and default with --jobs: objects of several kinds and built-in ones, the stored objects
+    and the file edits made where each result is made, the same as one process's."""
+    fixtures = os.path.abspath(FIXTURES)
+    (tmp_path / "deployment.yaml").write_text(DEPLOYMENT)
+    inputs = [f"{fixtures}/crontab-validated", f"{fixtures}/pizza", str(tmp_path / "deployment.yaml")]
+    one = CliRunner().invoke(cli, ["--no-config", command, *output, *inputs], catch_exceptions=False)
+    two = CliRunner().invoke(cli, ["--no-config", command, *output, *inputs, "--jobs", "2"], catch_exceptions=False)
+    assert (one.exit_code, one.output) == (two.exit_code, two.output)
+    assert one.exit_code in (0, 1) and "nginx" in one.output  # the built-in object is among the answers
+
+
 def test_no_progress_bar_off_a_terminal() -> None:
     fixtures = os.path.abspath(FIXTURES)
     result = CliRunner().invoke(cli, ["--no-config", "validate", "-j", "2", f"{fixtures}/crontab"])

@@ -4,6 +4,7 @@ so that `crdtool --help` stays fast and loads neither the CEL engine nor jsonsch
 
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
 import threading
@@ -12,6 +13,13 @@ import click
 
 from crdtool import KUBE_VERSION, __version__
 from crdtool.report.registry import FORMAT_NAMES
+
+#: The cyclic collector's thresholds for a run. Nearly everything a run makes lives until its end
+#: (documents, compiled schemas and rules, results) and holds no cycle, so the default young
+#: collection every 700 allocations only rescans survivors: measured, a validate of the corpus spends
+#: a sixth of its time in it. One every 100,000 allocations keeps the collector for the cycles that
+#: do occur, with the same peak memory.
+GC_THRESHOLDS = (100_000, 20, 20)
 
 #: name -> (module, one-line help). Only subcommands that exist are listed.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -103,6 +111,7 @@ def main() -> None:
     """Entry point. Runs in a thread with a large stack so that deeply nested input is
     reported, not a crash: the checks recurse along the document."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 60_000))
+    gc.set_threshold(*GC_THRESHOLDS)
     threading.stack_size(512 * 1024 * 1024)
     outcome: list[int] = [1]
 

@@ -1,11 +1,12 @@
 """One run of `validate`, `prune` or `default`: every document of the inputs through the engine.
 
 The one entry the command line and the conformance tests share: documents already read go in (a
-RunRequest), the apiserver's answers come out (a RunOutcome). On the way: documents of built-in
-kinds and of the settings' skip-kinds are passed over (with their reasons), the CRDs are deduplicated
-and linted once into a registry, each object is paired with its stored object (`--old`), and the
-objects are shared out over worker processes (engine.parallel) when asked; results come back in
-input order, as one process gives them.
+RunRequest), the apiserver's answers come out (a RunOutcome). On the way: documents of the settings'
+skip-kinds are passed over (with their reasons), the CRDs are deduplicated and linted once into a
+registry, each object is paired with its stored object (`--old`), custom resources go through the
+registry's CRDs and built-in objects through their kinds' handlers (apis), and the objects of both are
+shared out over worker processes (engine.parallel) when asked; results come back in input order, as
+one process gives them.
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ def run(request: RunRequest) -> RunOutcome:
     if request.progress is not None:
         request.progress.start(len(objects))
     if request.registry is not None:
-        outputs = [_check_object(doc, request.registry, request, chain) for doc in objects]
+        outputs = [_check_object(item, request.registry, request, chain) for item in objects]
         lint_results = request.registry.lint_results
     elif request.jobs > 1 and len(objects) > 1:
         outputs, lint_results = _check_in_parallel(crds, objects, request, chain)
@@ -223,17 +224,21 @@ def _unused_configuration(doc: Document, result: Result, named_apart: bool) -> s
             "so it does not exist to admit or refuse anything")
 
 
+#: An object to check: its document, and the built-in kind it is of (None: a custom resource).
+ToCheck = tuple[Document, "KindLookup | None"]
+
+
 def _sort_documents(docs: list[Document], request: RunRequest, chain: Chain | None = None,
-                    checked: dict[int, Result] | None = None) -> tuple[list[Document], list[Skipped], list]:
-    """The documents to check as custom resources, those passed over, and the results of built-in
-    objects: their kinds' answers (`checked` has those already made), or kubectl's no-matches answers
-    for built-in groups' kinds 1.36 does not serve (CRDs are neither: the registry's)."""
+                    checked: dict[int, Result] | None = None) -> tuple[list[ToCheck], list[Skipped], list]:
+    """The objects to check (custom resources, and built-in objects of served kinds), the documents
+    passed over, and the answers already known: those `checked` holds, and kubectl's no-matches
+    answers for built-in groups' kinds 1.36 does not serve (CRDs are neither: the registry's)."""
     from crdtool.engine.builtin import builtin_lookup, no_kind_match
     from crdtool.engine.lint import is_crd
     from crdtool.engine.results import Result
     from crdtool.load.sources import list_items_error
 
-    objects: list[Document] = []
+    objects: list[ToCheck] = []
     skipped: list[Skipped] = []
     builtins: list[Result] = []
     for doc in docs:
@@ -250,13 +255,13 @@ def _sort_documents(docs: list[Document], request: RunRequest, chain: Chain | No
         if passed is not None:
             skipped.append(passed)
         elif builtin is None:
-            objects.append(doc)
+            objects.append((doc, None))
         elif builtin.no_match:
             builtins.append(no_kind_match(doc, builtin))
         elif checked and id(doc) in checked:
             builtins.append(checked[id(doc)])
         else:
-            builtins.append(_check_builtin(doc, builtin, request, chain))
+            objects.append((doc, builtin))
     return objects, skipped, builtins
 
 
@@ -285,11 +290,16 @@ def _op(request: RunRequest) -> Operation:
     return "prune" if request.stored and request.op == "default" else request.op
 
 
-def _check_object(doc: Document, registry: Registry, request: RunRequest, chain: Chain | None = None
+def _check_object(item: ToCheck, registry: Registry, request: RunRequest, chain: Chain | None = None
                   ) -> tuple[Any, Any]:
     """One object's result, or (None, Skipped) when it is skipped."""
     from crdtool.engine.validate import find_version, process, unknown_kind
 
+    doc, builtin = item
+    if builtin is not None:
+        result = _check_builtin(doc, builtin, request, chain)
+        _finish_changes(result, request)
+        return result, None
     step = _step(request)
     served = find_version(registry, doc, step)
     if served is not None:
@@ -308,21 +318,21 @@ def _check_object(doc: Document, registry: Registry, request: RunRequest, chain:
     return unknown_kind(doc, registry), None
 
 
-def _check_here(crds: list[Document], objects: list[Document], request: RunRequest, chain: Chain | None
+def _check_here(crds: list[Document], objects: list[ToCheck], request: RunRequest, chain: Chain | None
                 ) -> tuple[list, list]:
     """The objects' outputs and the CRDs' lint results, in this process."""
     from crdtool.engine.registry import registry_of
 
     registry = registry_of(crds, store=request.cache)
     outputs = []
-    for doc in objects:
-        outputs.append(_check_object(doc, registry, request, chain))
+    for item in objects:
+        outputs.append(_check_object(item, registry, request, chain))
         if request.progress is not None:
             request.progress.advance(1)
     return outputs, registry.lint_results
 
 
-def _check_in_parallel(crds: list[Document], objects: list[Document], request: RunRequest, chain: Chain | None
+def _check_in_parallel(crds: list[Document], objects: list[ToCheck], request: RunRequest, chain: Chain | None
                        ) -> tuple[list, list]:
     """The objects' outputs and the CRDs' lint results, as one process would give them, from `jobs`."""
     from crdtool.engine.parallel import plan_tasks, run_tasks
@@ -344,14 +354,14 @@ def _check_in_parallel(crds: list[Document], objects: list[Document], request: R
             result.document = None  # type: ignore[assignment]  # (as above)
         return outputs, lints
 
-    tasks = plan_tasks(crds, objects)
+    tasks = plan_tasks(crds, [doc for doc, _ in objects])
     outputs: list = [None] * len(objects)
     lint_results: list = [None] * len(crds)
     advance = request.progress.advance if request.progress is not None else None
     for task, (task_outputs, lints) in zip(tasks, run_tasks(tasks, work, request.jobs, advance), strict=True):
         for i, output in zip(task.objects, task_outputs, strict=True):
             if output[0] is not None:
-                output[0].document = objects[i]
+                output[0].document = objects[i][0]
             outputs[i] = output
         for i, result in zip(task.crds, lints, strict=True):
             result.document = crds[i]

@@ -41,11 +41,14 @@ def _validate(*args: str):
 
 def test_jobs_give_the_same_results_in_the_same_order(tmp_path) -> None:
     fixtures = os.path.abspath(FIXTURES)
-    inputs = [f"{fixtures}/crontab-validated", f"{fixtures}/crontab-cel", f"{fixtures}/crontab"]
+    (tmp_path / "deployment.yaml").write_text(DEPLOYMENT)
+    inputs = [f"{fixtures}/crontab-validated", f"{fixtures}/crontab-cel", str(tmp_path / "deployment.yaml"),
+              f"{fixtures}/crontab"]
     one = _validate(*inputs, "--skip-unknown-kinds")
     two = _validate(*inputs, "--skip-unknown-kinds", "--jobs", "2")
     assert one == two
     assert one[0] == 1 and len(one[1]["results"]) > 5  # invalid objects among them: errors travel back too
+    assert [r["kind"] for r in one[1]["results"]].count("Deployment") == 1  # built-in objects are checked too
 
 
 #: A built-in object with an unknown field to prune and fields to default.

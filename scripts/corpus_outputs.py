@@ -3,12 +3,13 @@
 builds of crdtool can be compared byte for byte (`diff -r BEFORE AFTER`): a refactoring, or a
 cache, must not change a single byte of what users see.
 
-    python scripts/corpus_outputs.py OUT [--crdtool PATH] [--jobs N]
+    python scripts/corpus_outputs.py OUT [--crdtool PATH] [--jobs N] [--crdtool-jobs N]
 
 For each project of the corpus: `lint` of its CRDs and `validate` of its custom resources against
 them, in the text, json, sarif and kubectl formats; each output file holds stdout, then stderr, then
 the exit code. Paths in the outputs are relative to the corpus folder, so runs from different
-checkouts compare equal.
+checkouts compare equal. `--crdtool-jobs N` runs each command with `--jobs N`: its outputs must be
+those of one process.
 """
 
 from __future__ import annotations
@@ -27,16 +28,17 @@ FORMATS = ("text", "json", "sarif", "kubectl")
 CRDS_OF = {"gateway-api": "gateway-api-experimental"}
 
 
-def commands(crdtool: str) -> dict[str, list[str]]:
-    """Each output's file name and the command that makes it."""
+def commands(crdtool: str, jobs: int = 1) -> dict[str, list[str]]:
+    """Each output's file name and the command that makes it (with `--jobs` when `jobs` > 1)."""
     out: dict[str, list[str]] = {}
+    options = ["--no-color", *(["--jobs", str(jobs)] if jobs > 1 else [])]
     for project in sorted(p.name for p in (CORPUS / "crds").iterdir() if p.is_dir()):
         for fmt in FORMATS:
-            out[f"lint-{project}.{fmt}"] = [crdtool, "lint", "--no-color", "--format", fmt, f"crds/{project}"]
+            out[f"lint-{project}.{fmt}"] = [crdtool, "lint", *options, "--format", fmt, f"crds/{project}"]
     for project in sorted(p.name for p in (CORPUS / "crs").iterdir() if p.is_dir()):
         crds = f"crds/{CRDS_OF.get(project, project)}"
         for fmt in FORMATS:
-            out[f"validate-{project}.{fmt}"] = [crdtool, "validate", "--no-color", "--format", fmt,
+            out[f"validate-{project}.{fmt}"] = [crdtool, "validate", *options, "--format", fmt,
                                                 "-c", crds, f"crs/{project}"]
     return out
 
@@ -53,10 +55,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--crdtool", default=shutil.which("crdtool") or "crdtool")
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=2, help="commands run at once")
+    parser.add_argument("--crdtool-jobs", type=int, default=1, help="each command's --jobs")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    todo = commands(args.crdtool)
+    todo = commands(args.crdtool, args.crdtool_jobs)
     with ThreadPoolExecutor(args.jobs) as pool:
         for name, output in zip(todo, pool.map(run, todo.values()), strict=True):
             (args.out / name).write_bytes(output)

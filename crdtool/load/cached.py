@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from crdtool.load.document import Document
+from crdtool.load.document import Document, DuplicateKey
 from crdtool.load.sources import SourceParts, _LazyNodes, read_source, read_text
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ def _key(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
-def _entries(docs: list[Document]) -> list[tuple[int, int | None, Any, list]]:
+def _entries(docs: list[Document]) -> list[tuple[int, int | None, Any, list[DuplicateKey]]]:
     return [(d.index, d.item, d.data, d.duplicate_keys) for d in docs]
 
 

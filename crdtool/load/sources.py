@@ -277,6 +277,10 @@ def without_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
+#: An InputError as it crosses a process boundary (a worker's reading), raised again in input order
+#: (`InputError(*fields)`).
+ErrorFields = tuple[str, str, int | None, int | None]
+
 #: Runs `work` on every item, in worker processes, and gives the outputs in the items' order.
 MapInWorkers = Callable[[list[Any], Callable[[Any], Any]], list[Any]]
 
@@ -318,6 +322,10 @@ def load_inputs(paths: Iterable[str], skipped: Skipped = warn_skipped,
     return docs
 
 
+#: One file of a list, as load_in_workers has it: its documents (known), its parts (read), or its error.
+_Found = SourceParts | list[Document] | ErrorFields
+
+
 class _Listed(NamedTuple):
     """One list of inputs, walked: its files (given, path), what the walk passed over, and the
     error that stopped the walk."""
@@ -338,10 +346,11 @@ def load_in_workers(inputs: Sequence[tuple[Iterable[str], KnownFiles | None]], i
     anything of the next list."""
     with without_cyclic_gc():
         listed = [_walk_list(paths) for paths, _ in inputs]
-        ready: dict[tuple[int, int], Any] = {}  # (list, file): documents known, or stdin's parts
+        ready: dict[tuple[int, int], _Found] = {}
         unread: list[tuple[int, int]] = []
         for n, ((_, known), walked) in enumerate(zip(inputs, listed, strict=True)):
             for f, (_, path) in enumerate(walked.files):
+                found: _Found | None
                 try:
                     found = read_parts(path) if path == "-" else known.documents(path) if known else None
                 except InputError as err:
@@ -366,7 +375,7 @@ def _walk_list(paths: Iterable[str]) -> _Listed:
     return _Listed(files, passed_over, None)
 
 
-def _documents_of_list(n: int, walked: _Listed, ready: dict[tuple[int, int], Any], known: KnownFiles | None,
+def _documents_of_list(n: int, walked: _Listed, ready: dict[tuple[int, int], _Found], known: KnownFiles | None,
                        skipped: Skipped) -> list[Document]:
     for path, why in walked.passed_over:
         skipped(path, why)
@@ -417,11 +426,11 @@ def _size(path: str) -> int:
         return 0
 
 
-def _read_batch_in_worker(paths: tuple[str, ...]) -> list[SourceParts | tuple[str, str, int | None, int | None]]:
+def _read_batch_in_worker(paths: tuple[str, ...]) -> list[SourceParts | ErrorFields]:
     return [_read_in_worker(path) for path in paths]
 
 
-def _read_in_worker(path: str) -> SourceParts | tuple[str, str, int | None, int | None]:
+def _read_in_worker(path: str) -> SourceParts | ErrorFields:
     """A worker's reading of one file: its parts, or the InputError's fields (raised by the parent in
     input order)."""
     try:
@@ -431,6 +440,5 @@ def _read_in_worker(path: str) -> SourceParts | tuple[str, str, int | None, int 
         return _error_fields(err)
 
 
-def _error_fields(err: InputError) -> tuple[str, str, int | None, int | None]:
-    """An InputError as it crosses a process boundary, raised again (`InputError(*fields)`) in order."""
+def _error_fields(err: InputError) -> ErrorFields:
     return err.source, err.message, err.line, err.column

@@ -204,7 +204,8 @@ class Cache:
             import shutil
 
             for other in _build_folders(self._root):
-                shutil.rmtree(other, ignore_errors=True)
+                if other.name != self._identity:  # another run of this build may have made it meanwhile
+                    shutil.rmtree(other, ignore_errors=True)
         else:
             prune(folder, self._max_bytes)
         self._prepared = True

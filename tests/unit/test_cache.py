@@ -89,6 +89,22 @@ def test_processes_writing_the_same_entries_at_once_never_see_a_partial_one(tmp_
     assert not [p for p in tmp_path.rglob(".tmp-*")]  # no temporary file left behind
 
 
+def test_runs_of_one_build_writing_first_at_once_keep_each_others_entries(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first write of a run removes other builds' folders when its own is not there yet; another
+    run of the same build may make it between that look and the removal, and must keep its entries.
+    (The build folder is shown as missing to both, as it was when each looked.)"""
+    Cache(tmp_path, BUILD_B).put("lint", b"old", VALUE)
+    real_exists = Path.exists
+    monkeypatch.setattr(Path, "exists", lambda path: path != tmp_path / BUILD_A and real_exists(path))
+    one, other = Cache(tmp_path, BUILD_A), Cache(tmp_path, BUILD_A)
+    one.put("lint", b"one", VALUE)
+    other.put("lint", b"other", VALUE)
+    monkeypatch.undo()
+    assert Cache(tmp_path, BUILD_A).get("lint", b"one") == VALUE == Cache(tmp_path, BUILD_A).get("lint", b"other")
+    assert not (tmp_path / BUILD_B).exists()  # another build's entries are still removed
+
+
 def test_a_read_only_cache_folder_turns_the_cache_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     Cache(tmp_path, BUILD_A).put("lint", b"old", VALUE)
 

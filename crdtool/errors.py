@@ -14,6 +14,7 @@ usage, settings, limits, and crdtool's own bugs, which say so).
 
 from __future__ import annotations
 
+import errno
 import io
 from typing import ClassVar, NamedTuple
 
@@ -87,6 +88,9 @@ class RunEnvironmentError(CrdtoolError):
     workers or more resources, and not a crdtool bug."""
 
 
+#: A write that found no room: the machine's state, not a crdtool bug.
+_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+
 #: Python's own limits met by input too large or too deep to process: input errors, not bugs.
 _LIMITS: tuple[tuple[type[BaseException], str], ...] = (
     (RecursionError, "crdtool: error: input nested too deeply to process"),
@@ -111,5 +115,7 @@ def outcome(exc: Exception) -> Outcome:
     for kind, message in _LIMITS:
         if isinstance(exc, kind):
             return Outcome(EXIT_INPUT, message)
+    if isinstance(exc, OSError) and exc.errno in _FULL:  # writing the output, or a file (--write)
+        return Outcome(EXIT_INPUT, f"crdtool: error: cannot write: {exc.strerror}")
     bug = f"crdtool: internal error: {type(exc).__name__}: {exc} (set CRDTOOL_DEBUG=1 for details)"
     return Outcome(EXIT_INPUT, bug, bug=True)

@@ -4,7 +4,10 @@ never as `crdtool: internal error`."""
 
 from __future__ import annotations
 
+import errno
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -61,6 +64,7 @@ def test_exit_codes() -> None:
      "crdtool: error: a worker process ended without an answer"),
     (RecursionError("maximum recursion depth exceeded"), "crdtool: error: input nested too deeply to process"),
     (MemoryError(), "crdtool: error: input too large to process"),
+    (OSError(errno.ENOSPC, "No space left on device"), "crdtool: error: cannot write: No space left on device"),
 ])
 def test_each_kind_is_exit_2_with_its_message(error: Exception, message: str) -> None:
     assert outcome(error) == (EXIT_INPUT, message, False)
@@ -69,6 +73,17 @@ def test_each_kind_is_exit_2_with_its_message(error: Exception, message: str) ->
 def test_anything_else_is_a_bug_named_as_one() -> None:
     assert outcome(KeyError("x")) == (
         EXIT_INPUT, "crdtool: internal error: KeyError: 'x' (set CRDTOOL_DEBUG=1 for details)", True)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+@pytest.mark.parametrize("args", [["lint", CRONTAB_CRD], ["lint", str(REPO / "fixtures" / "broken")]])
+def test_output_that_finds_no_room_is_exit_2_with_a_message(args: list[str]) -> None:
+    """The command, as its entry point runs, writing into a full device (a small output is written
+    as the process ends, a larger one while the run goes on): exit 2, the system's words."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "crdtool", "--no-config", *args], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stderr) == (2, "crdtool: error: cannot write: No space left on device\n")
 
 
 def test_a_usage_error_of_an_option_is_shown_as_click_shows_a_bad_option() -> None:

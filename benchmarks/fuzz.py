@@ -51,7 +51,7 @@ import hostile  # noqa: E402
 MODES = (("lint", 40), ("validate", 40), ("validate-crd", 8), ("prune", 4), ("default", 4), ("columns", 4))
 EXAMPLES_PER_CLASS = 5
 #: Batches a worker process takes before a fresh one replaces it (under `ulimit -v` a long-lived
-#: process runs out of room for the 512 MiB stack each run gets, as in `crdtool.cli.main`).
+#: process runs out of room for the 512 MiB stack each run gets, as in `crdtool.cli.run_command`).
 RETIRE_AFTER = 100
 COLUMNS_NOW = "2026-01-01T00:00:00Z"
 

@@ -24,19 +24,14 @@ class MainResult:
 
 @pytest.fixture
 def run_main(capsys, monkeypatch):
-    """Run `crdtool ARGS` through its real entry point, `crdtool.cli:main` (not click's test runner,
-    which exits through another path), in-process."""
-    from crdtool.cli import main
+    """Run `crdtool ARGS` as its real entry point, `crdtool.cli:main`, does (not click's test runner,
+    which exits through another path), in-process: `run_command`, whose exit code main ends with."""
+    from crdtool.cli import run_command
 
     def run(*args: str) -> MainResult:
         monkeypatch.setattr(sys, "argv", ["crdtool", *args])
         capsys.readouterr()
-        try:
-            main()
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-        else:
-            code = 0
+        code = run_command()
         captured = capsys.readouterr()
         return MainResult(code, captured.out, captured.err)
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from imported import imported_by
 
 from crdtool.cache import _MAGIC as MAGIC
 from crdtool.cli import cli
@@ -347,15 +348,13 @@ def test_a_warm_one_object_run_imports_no_admission_plugin_nor_rule_checking(tmp
     compiled from the cache)."""
     args = ["validate", "-c", str(FIXTURES / "crontab-cel" / "crd.yaml"),
             str(FIXTURES / "crontab-cel" / "invalid.yaml")]
-    code = ("import sys\nfrom crdtool.cli import _run\nsys.argv = ['crdtool', '--no-config', *sys.argv[1:]]\n"
-            "code = _run()\nprint(sorted(m for m in sys.modules if m.startswith(('crdtool.admission.policy',"
-            " 'crdtool.admission.webhooks', 'crdtool.cel.admission', 'crdtool.cel.depth', 'crdtool.cel.literals',"
-            " 'crdtool.cel.homogeneous'))), code)")
+    packages = ("crdtool.admission.policy", "crdtool.admission.webhooks", "crdtool.cel.admission", "crdtool.cel.depth",
+                "crdtool.cel.literals", "crdtool.cel.homogeneous")
     env = {**os.environ, "CRDTOOL_CACHE_DIR": str(tmp_path / "cache")}
-    runs = [subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, cwd=ROOT,
-                           timeout=120).stdout.strip().splitlines()[-1] for _ in range(2)]
-    assert runs[0].startswith("[") and runs[0] != "[] 1"  # cold: the rules are checked
-    assert runs[1] == "[] 1"
+    cold, warm = (imported_by(["--no-config", *args], packages, env=env, cwd=ROOT) for _ in range(2))
+    assert cold.code == warm.code == 1
+    assert cold.modules  # cold: the rules are checked
+    assert warm.modules == []
 
 
 def test_a_cold_run_stores_all_a_warm_run_reads(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 Bad input must end in exit code 0, 1 or 2 with a message: never a traceback, never
 `crdtool: internal error`, never a hang. The command runs as `crdtool` runs it (a thread
-with a large stack, see `crdtool.cli.main`) under click's CliRunner, with CRDTOOL_DEBUG=1
+with a large stack, see `crdtool.cli.run_command`) under click's CliRunner, with CRDTOOL_DEBUG=1
 so that a crash brings its traceback, and a watchdog bounds its time.
 """
 
@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from crdtool.cli import cli
 
-#: As `crdtool.cli.main`: deep documents are reported, not a crash of the interpreter.
+#: As `crdtool.cli.run_command`: deep documents are reported, not a crash of the interpreter.
 STACK_SIZE = 512 * 1024 * 1024
 RECURSION_LIMIT = 60_000
 EXIT_CODES = (0, 1, 2)

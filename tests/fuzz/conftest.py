@@ -1,4 +1,4 @@
-"""The fuzz tests run crdtool as `crdtool.cli.main` does: its recursion limit is set once, up front."""
+"""The fuzz tests run crdtool as `crdtool.cli.run_command` does: its recursion limit is set once, up front."""
 
 import sys
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-import subprocess
-import sys
 from importlib import resources
 from pathlib import Path
 
 import pytest
+from imported import imported_by
 
 from crdtool.model import discovery
 from crdtool.model.discovery import Status, lookup_kind, resources_for
@@ -196,11 +195,7 @@ def test_data_counts():
 
 
 def test_help_does_not_load_the_discovery():
-    probe = ("import sys, runpy; sys.argv=['crdtool','--help']\n"
-             "try:\n    runpy.run_module('crdtool', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-             "print('crdtool.model.discovery' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
-    assert out.strip().splitlines()[-1] == "False"
+    assert imported_by(["--help"], ("crdtool.model.discovery",)).modules == []
 
 
 # ---------------------------------------------------------------- the generator

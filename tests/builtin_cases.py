@@ -18,6 +18,15 @@ from crdtool.model.discovery import lookup_kind
 REQUEST = SimpleNamespace(namespace=None, field_validation="Strict")
 
 
+def deployment_yaml(metadata: str = "", container: str = "") -> str:
+    """A small Deployment `web` (one nginx container) as a file holds it; `metadata` and `container`
+    are more lines of its metadata and of its container, indented as there."""
+    return ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n" + metadata
+            + "spec:\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+            "      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n        image: nginx\n"
+            + container)
+
+
 def run(obj: dict, old: dict | None = None) -> Result:
     """The handler's Result for `obj` (an update of `old` when given)."""
     kind = lookup_kind(obj["apiVersion"], obj["kind"]).builtin

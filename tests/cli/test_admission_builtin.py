@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import trustme
+from builtin_cases import deployment_yaml
 from click.testing import CliRunner
 from https_server import HTTPSServer
 
@@ -28,22 +29,7 @@ REPO = Path(__file__).resolve().parents[2]
 PIZZA_CRD = REPO / "fixtures" / "pizza" / "crd.yaml"
 PLAIN = REPO / "fixtures" / "pizza-admission" / "plain-pizza.yaml"
 
-DEPLOYMENT = """apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: shop
-spec:
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: nginx
-"""
+DEPLOYMENT = deployment_yaml(metadata="  namespace: shop\n")
 
 
 def _patch(ops: list) -> str:

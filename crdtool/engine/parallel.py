@@ -153,7 +153,10 @@ def _share_out(tasks: Sequence[T], workers: list[tuple[Any, Connection]], jobs: 
     def hand_out(process: Any, conn: Connection, count: int) -> None:
         queued = busy.setdefault(conn, (process, deque()))[1]
         for index in itertools.islice(pending, count):
-            conn.send(tasks[index])
+            try:
+                conn.send(tasks[index])
+            except OSError:  # it ended while working on the task it has
+                raise _lost(process, jobs) from None
             queued.append(index)
         if not queued:
             del busy[conn]
@@ -170,9 +173,7 @@ def _share_out(tasks: Sequence[T], workers: list[tuple[Any, Connection]], jobs: 
             try:
                 ok, payload = conn.recv()
             except (EOFError, OSError):
-                process.join(1)
-                raise WorkerError(f"a worker process (--jobs {jobs}) ended without an answer "
-                                  f"(exit code {process.exitcode}); try --jobs 1") from None
+                raise _lost(process, jobs) from None
             if not ok:
                 raise payload
             index = queued.popleft()
@@ -182,6 +183,13 @@ def _share_out(tasks: Sequence[T], workers: list[tuple[Any, Connection]], jobs: 
                 progress(len(done.objects))
             hand_out(process, conn, 1)
     return outputs
+
+
+def _lost(process: Any, jobs: int) -> WorkerError:
+    """The error of a worker that ended without answering."""
+    process.join(1)
+    return WorkerError(f"a worker process (--jobs {jobs}) ended without an answer (exit code {process.exitcode}); "
+                       "try --jobs 1")
 
 
 def _stop_workers(workers: list[tuple[Any, Connection]]) -> None:

@@ -7,6 +7,7 @@ import json
 import os
 
 import pytest
+from builtin_cases import deployment_yaml
 from click.testing import CliRunner
 
 from crdtool.cli import cli
@@ -52,22 +53,7 @@ def test_jobs_give_the_same_results_in_the_same_order(tmp_path) -> None:
 
 
 #: A built-in object with an unknown field to prune and fields to default.
-DEPLOYMENT = """apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: nginx
-        unknownField: 1
-"""
+DEPLOYMENT = deployment_yaml(container="        unknownField: 1\n")
 
 
 @pytest.mark.parametrize("command", ["prune", "default"])
@@ -151,6 +137,25 @@ print(run_tasks(tasks, lambda task: task.objects[0] * 10, 2))
         "a worker process (--jobs 2) ended without an answer (exit code 7); try --jobs 1",
         "task with 1 objects",  # a worker's exception is the run's
         "[0, 10, 20, 30, 40, 50]"], out.stderr
+
+
+def test_a_worker_that_ended_before_its_next_task_is_sent_is_a_worker_error() -> None:
+    """The next task goes to a worker before it answers the one it has; if it has ended meanwhile, the
+    send fails, and that is the same WorkerError as a missing answer (never a BrokenPipeError)."""
+    from crdtool.engine.parallel import Task, WorkerError, _share_out
+
+    class Ended:
+        exitcode = 7
+
+        def join(self, _timeout: float) -> None:
+            pass
+
+    class Closed:
+        def send(self, _task: object) -> None:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    with pytest.raises(WorkerError, match=r"ended without an answer \(exit code 7\)"):
+        _share_out([Task((), (0,))], [(Ended(), Closed())], 2, None)
 
 
 def test_cli_a_dying_worker_is_exit_2_with_a_message() -> None:

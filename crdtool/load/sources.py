@@ -365,6 +365,7 @@ def load_in_workers(inputs: Sequence[tuple[Iterable[str], KnownFiles | None]], i
 
 
 def _walk_list(paths: Iterable[str]) -> _Listed:
+    """The list's paths walked, what the walk passes over kept to be told in the list's turn."""
     passed_over: list[tuple[str, str]] = []
     files: list[tuple[str, str]] = []
     try:
@@ -377,6 +378,8 @@ def _walk_list(paths: Iterable[str]) -> _Listed:
 
 def _documents_of_list(n: int, walked: _Listed, ready: dict[tuple[int, int], _Found], known: KnownFiles | None,
                        skipped: Skipped) -> list[Document]:
+    """List `n`'s documents, in input order: its files' documents known or read (those read are
+    learned), after its walk's warnings; its first error raised."""
     for path, why in walked.passed_over:
         skipped(path, why)
     docs: list[Document] = []

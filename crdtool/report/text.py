@@ -57,6 +57,14 @@ def _line(console: Console, plain: str, style: str | None = None) -> None:
         console.print(escape(plain), soft_wrap=True, highlight=False)
 
 
+def _ok(console: Console, what: str) -> None:
+    """The line of an accepted document (as `_line`, written as it is without colors)."""
+    if console.no_color or console.color_system is None:
+        console.file.write(f"ok {what}\n")
+    else:
+        console.print(f"[green]ok[/] {escape(what)}", highlight=False)
+
+
 def _finding(console: Console, severity: str, where: str, message: str, snippet: list[str],
              code: str | None = None) -> None:
     style = SEVERITY_STYLE[severity]
@@ -103,8 +111,7 @@ def render_results(console: Console, results: list[Result], quiet: bool = False)
         if (result.valid and not result.warnings and not result.strict_findings and not result.notes
                 and not result.findings and not result.type_checking):
             if not quiet:
-                console.print(f"[green]ok[/] {escape(f'{result.document.source}: {result.kind} {result.name}')}",
-                              highlight=False)
+                _ok(console, f"{result.document.source}: {result.kind} {result.name}")
             continue
         render_result(console, result, kubectl.error_text)
 

@@ -20,7 +20,7 @@ from typing import ClassVar, NamedTuple
 
 __all__ = [
     "EXIT_FINDINGS", "EXIT_INPUT", "EXIT_OK", "CrdtoolError", "InputError", "RunEnvironmentError", "SettingsError",
-    "UsageError", "Outcome", "outcome",
+    "UsageError", "Outcome", "cannot_write", "outcome",
 ]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT = 0, 1, 2
@@ -107,6 +107,11 @@ class Outcome(NamedTuple):
     bug: bool = False
 
 
+def cannot_write(err: OSError) -> str:
+    """The message of a write the system refused (the output, a file)."""
+    return f"crdtool: error: cannot write: {err.strerror or err}"
+
+
 def outcome(exc: Exception) -> Outcome:
     """How an exception that ended a run is reported: crdtool's errors say what they are; Python's
     recursion and memory limits are the input's size; anything else is a crdtool bug, named as one."""
@@ -116,6 +121,6 @@ def outcome(exc: Exception) -> Outcome:
         if isinstance(exc, kind):
             return Outcome(EXIT_INPUT, message)
     if isinstance(exc, OSError) and exc.errno in _FULL:  # writing the output, or a file (--write)
-        return Outcome(EXIT_INPUT, f"crdtool: error: cannot write: {exc.strerror}")
+        return Outcome(EXIT_INPUT, cannot_write(exc))
     bug = f"crdtool: internal error: {type(exc).__name__}: {exc} (set CRDTOOL_DEBUG=1 for details)"
     return Outcome(EXIT_INPUT, bug, bug=True)

@@ -147,9 +147,11 @@ def _end(code: int) -> NoReturn:
     except BrokenPipeError:
         pass
     except OSError as err:
-        code = 2
+        from crdtool.errors import EXIT_INPUT, cannot_write
+
+        code = EXIT_INPUT
         with contextlib.suppress(OSError):
-            sys.stderr.write(f"crdtool: error: cannot write: {err.strerror or err}\n")
+            sys.stderr.write(cannot_write(err) + "\n")
     with contextlib.suppress(OSError):
         sys.stderr.flush()
     os._exit(code)

@@ -33,20 +33,14 @@ def _fields(buf: bytes) -> dict[int, list]:
         else:
             pos += 1
         wire = key & 7
-        if wire == 2:
-            size = buf[pos]
-            if size & 0x80:
-                size, pos = _varint(buf, pos)
-            else:
-                pos += 1
-            value = buf[pos:pos + size]
-            pos += size
-        elif wire == 0:
+        if wire == 0 or wire == 2:  # a varint: the value, or the length of the bytes that follow
             value = buf[pos]
             if value & 0x80:
                 value, pos = _varint(buf, pos)
             else:
                 pos += 1
+            if wire == 2:
+                value, pos = buf[pos:pos + value], pos + value
         elif wire == 1:
             value = buf[pos:pos + 8]
             pos += 8

@@ -47,6 +47,8 @@ CALL_UNKNOWN = (
 
 
 NOT_EVALUATED = "not checked: the rule '{rule}' {why}; the apiserver evaluates it"
+MESSAGE_NOT_EVALUATED = ("the messageExpression '{expression}' {why}: the apiserver's message is that expression's, "
+                         "not the rule's message shown here")
 
 
 def rule_validator(root: Structural, store: Cache | None = None):
@@ -234,7 +236,11 @@ class _Walker:
         detail = _message_or_default(rule)
         if compiled.message_program is not None:
             self.static_cost += compiled.compilation.message_expression_max_cost
-            detail = self.message_expression(compiled, activation) or detail
+            message, why = self.message_expression(compiled, activation)
+            detail = message or detail
+            if why is not None:
+                self.warnings.append(Note(path or Path.root(), MESSAGE_NOT_EVALUATED.format(
+                    expression=compiled.rule.get("messageExpression"), why=why)))
         value = obj if isinstance(obj, (str, int, float, bool)) else OMIT
         reason = rule.get("reason")
         if reason == "FieldValueForbidden":
@@ -246,10 +252,11 @@ class _Walker:
         return FieldError.invalid(error_path, value, detail)
 
     @staticmethod
-    def message_expression(compiled: CompiledRule, activation: dict) -> str | None:
-        """The messageExpression's message, or None when it fails (the rule's message is used then).
-        Past the engine's cap of 10,000 iterations it runs again loop by loop, as rules do (the apiserver
-        has no such cap)."""
+    def message_expression(compiled: CompiledRule, activation: dict) -> tuple[str | None, str | None]:
+        """The messageExpression's message, or None when it fails (the rule's message is used then), and
+        why crdtool could not evaluate it (cel.errors.not_evaluable), if that is why it failed. Past the
+        engine's cap of 10,000 iterations it runs again loop by loop, as rules do (the apiserver has no
+        such cap)."""
         program = compiled.message_program
         assert program is not None, "called for rules with a messageExpression"
         try:
@@ -259,15 +266,18 @@ class _Walker:
                 if "budget" not in str(err):
                     raise
                 outcome = compiled.unbounded(program).eval(data=activation)
-        except RuntimeError:
-            return None
-        if outcome.type().name() != "STRING":
-            return None
+        except RuntimeError as err:
+            return None, not_evaluable(str(err))
+        kind = outcome.type().name()
+        if kind == "ERROR":
+            return None, not_evaluable(str(outcome.plain_value()))
+        if kind != "STRING":
+            return None, None
         message = go_trim_space(outcome.plain_value())
         if not message or len(message.encode()) > MAX_MESSAGE_EXPRESSION_BYTES or "\n" in message \
                 or "\r" in message:
-            return None
-        return message
+            return None, None
+        return message, None
 
 
 class _Anchor:

@@ -162,6 +162,23 @@ def test_a_rule_the_engine_cannot_evaluate_is_noted_never_an_error(tmp_path: Pat
     result = json.loads(run("--format", "json", "validate", "-c", str(crd), str(cr)).output)["results"][0]
     assert result["valid"] is True and result["errors"] == [] and len(result["notes"]) == 1
 
+def test_a_message_expression_the_engine_cannot_evaluate_is_noted_beside_the_rules_message(tmp_path: Path) -> None:
+    expression = "'keys: ' + self.m.transformMap(k, v, v).map(k, k).join(', ')"
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
+    crd.write_text(json.dumps(widget_crd({
+        "type": "object", "x-kubernetes-validations": [{"rule": "self.m.size() < 1", "messageExpression": expression}],
+        "properties": {"m": {"type": "object", "maxProperties": 4,
+                             "additionalProperties": {"type": "string", "maxLength": 8}}}})))
+    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                              "spec": {"m": {"a": "b"}}}))
+    res = run("validate", "-c", str(crd), str(cr))
+    assert res.exit_code == 1, res.output
+    text = " ".join(res.output.split())
+    assert "error: spec: Invalid value: failed rule: self.m.size() < 1" in text
+    assert (f"note: spec: the messageExpression '{expression}' calls transformMap() or transformMapEntry(), which "
+            "crdtool's CEL engine cannot evaluate (cel.@mapInsert is not implemented at run time): the apiserver's "
+            "message is that expression's, not the rule's message shown here") in text
+
 def test_a_policy_expression_the_engine_cannot_evaluate_is_noted_never_a_denial(tmp_path: Path) -> None:
     expression = "object.data.transformMap(k, v, v + k).size() == 0"
     inputs = tmp_path / "in.yaml"

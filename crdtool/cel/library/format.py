@@ -31,6 +31,7 @@ KNOWN_FUNCTION = "__formatKnown"
 NAMED_FUNCTION = "__formatNamed"
 _VALIDATE_CALL = re.compile(r"\s*\.\s*validate\s*\(")
 _NAMED_CALL = re.compile(r"format\s*\.\s*named\s*\(")
+_MAY_CALL = re.compile(r"\b(?:named|validate)\s*\(")
 
 
 def _uri(value: str) -> list[str]:
@@ -64,6 +65,8 @@ def rewrite(source: str) -> str:
     """`source` with its `format.named(N)` and `F.validate(S)` calls built from functions cel-expr-python
     can run (see the module's docstring); unchanged when it has none or does not parse (the engine then
     reports its errors)."""
+    if not _MAY_CALL.search(source):
+        return source
     for _ in range(source.count("named") + source.count("validate")):  # each pass rewrites one call
         rewritten = _rewrite_innermost(source)
         if rewritten is None:
@@ -74,7 +77,7 @@ def rewrite(source: str) -> str:
 
 def _rewrite_innermost(source: str) -> str | None:
     """`source` with one call rewritten, one that holds no other call to rewrite (None: there is none)."""
-    nodes = syntax_nodes(source) if "named" in source or "validate" in source else None
+    nodes = syntax_nodes(source)
     if not nodes:
         return None
     calls = [c for c in (_format_call(source, nodes, n) for n in nodes) if c is not None]

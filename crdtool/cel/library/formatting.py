@@ -26,6 +26,8 @@ __all__ = ["VERBS", "Args", "Clauses", "FormatError", "format_string", "interpol
 VERBS = frozenset("sdfebxXo")
 _FLOAT_STRINGS = frozenset({"NaN", "Infinity", "-Infinity"})
 _MAX_INT = (1 << 63) - 1  # strconv.Atoi's range on a 64-bit platform
+#: golang.org/x/text/internal/format's tooLarge: a number whose digits so far exceed it stops the parse.
+_PRINTER_LIMIT = 1_000_000
 
 
 class FormatError(ValueError):
@@ -147,6 +149,9 @@ class _Formatter:
                 clause = "fixed-point" if verb == "f" else "scientific"
                 raise FormatError(f"{clause} clause can only be used on doubles, was given {type_name(value)}")
             p = 6 if precision is None else precision
+            if p // 10 > _PRINTER_LIMIT:
+                # x/text's parser reads no number past 10^6 (parsenum's tooLarge): the verb is lost with it
+                return "%!(NOVERB)"
             # `%.<p>f`; for `%e` cel-go writes `%<p>e`: p is a width there, the precision stays 6
             return x_text_float_f(value, p) if verb == "f" else x_text_float_e(value, p)
         if verb == "b":

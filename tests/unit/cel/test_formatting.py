@@ -98,6 +98,10 @@ def error_text(expr: str) -> str:
     ("%s", "{'b': [duration('1.5s')], 'a': {'x': -0.5}}", '{"a":{"x":-0.500000}, "b":[duration("1.5s")]}'),
     ("%s", "[1.0/0.0, -1.0/0.0]", '["+Inf", "-Inf"]'),
     ("%s", "timestamp('0001-01-01T00:00:00.5Z')", "0001-01-01T00:00:00.5Z"),
+    # x/text's printer reads `%.<p>f` and `%<p>e`: a number past its limit leaves no verb
+    ("%.0f|%.0e", "2.5, 2.5", "2|2.500000\u202f\u00d7\u202f10\u2070\u2070"),
+    ("%.10000010f|%.10000010e", "1.0, 'NaN'", "%!(NOVERB)|%!(NOVERB)"),
+    ("%.20e", "1.0", "     1.000000\u202f\u00d7\u202f10\u2070\u2070"),  # a width, in runes
 ])
 def test_formats_as_cel_go(template: str, args: str, expected: str) -> None:
     assert run(f"'{template}'.format([{args}])") == expected

@@ -35,7 +35,7 @@ from crdtool.cel import environment, library, unbounded
 from crdtool.cel.checked_ast import CheckedAst, decode
 from crdtool.cel.compiler import TooDeepError, check_expression
 from crdtool.cel.depth import parser_limit_error
-from crdtool.cel.errors import go_runtime_error
+from crdtool.cel.errors import go_runtime_error, not_evaluable
 from crdtool.cel.protos import SchemaTypes, build_schema_types
 from crdtool.cel.sized import PER_CALL_LIMIT
 from crdtool.cel.types import DeclField, DeclType
@@ -456,7 +456,7 @@ def evaluate(compiled: Compiled, activation: Mapping[str, Any], composition: Com
                 result = program.eval(data=data)
             except RuntimeError as err:
                 if "budget" not in str(err):
-                    return Evaluation(error=_resulted(compiled, go_runtime_error(str(err))))
+                    return _failed(compiled, str(err))
                 result = compiled.unbounded(names).eval(data=data)
         unsupported = composition.unsupported if composition is not None else None
     finally:
@@ -468,8 +468,16 @@ def evaluate(compiled: Compiled, activation: Mapping[str, Any], composition: Com
     if meter.exceeded:
         return Evaluation(error=_resulted(compiled, unbounded.CANCELLED), lower=meter.spent)
     if result.type().name() == "ERROR":
-        return Evaluation(error=_resulted(compiled, go_runtime_error(str(result.plain_value()))), lower=meter.spent)
+        return _failed(compiled, str(result.plain_value()), meter.spent)
     return Evaluation(value=result.plain_value(), data=unbounded.as_data(result), lower=meter.spent)
+
+
+def _failed(compiled: Compiled, error: str, spent: int = 0) -> Evaluation:
+    """The evaluation an engine error ends: cel-go's error, or (the engine's own limit) not evaluated."""
+    why = not_evaluable(error)
+    if why is not None:
+        return Evaluation(unsupported=why)
+    return Evaluation(error=_resulted(compiled, go_runtime_error(error)), lower=spent)
 
 
 def _resulted(compiled: Compiled, error: str) -> str:

@@ -248,11 +248,12 @@ def _compile_rule(rule: dict, schema: Structural, decl_type: DeclType, types: Sc
                                              error_detail="cel expression must evaluate to a bool")
         return result
     result.ast = _decoded(checked)
-    if isinstance(checked, cel.Expression):
-        uses_old_self = _reads_free(result.ast, "oldSelf", optional_old_self)
-    else:  # checked in pieces (crdtool.cel.deep)
+    if not isinstance(checked, cel.Expression):  # checked in pieces (crdtool.cel.deep)
         result.deep_rule = checked.plan
-        uses_old_self = _reads(result.ast, "oldSelf")
+    # The apiserver's UsesOldSelf: a reference named oldSelf in the checked expression. cel-go's checker
+    # references every identifier it resolves, a macro's variable too, so `self.all(oldSelf, ...)` makes a
+    # transition rule as well (the optionalOldSelf wrapping binds oldSelf without an identifier).
+    uses_old_self = _reads(result.ast, "oldSelf")
     max_cost, largest = _max_cost(result.ast, decl_type)
     message_source = rule.get("messageExpression") or ""
     message_error, message_cost, message_unsupported = (
@@ -437,30 +438,6 @@ def check_expression(source: str, types: SchemaTypes, env: cel.Env) -> tuple[cel
     """Type-check an expression in `env` (whose message types are `types`), as rules are checked: the
     checked expression or cel-go's error text, and the text to evaluate. Raises TooDeepError."""
     return _check(source, types, optional_old_self=False, env=env)
-
-
-def _reads_free(ast: checked_ast.CheckedAst, name: str, bound_by_wrapper: bool) -> bool:
-    """Whether a checked tree reads the variable `name`: an identifier of that name that no comprehension
-    around it binds (a macro's variable may be named oldSelf too). `bound_by_wrapper`: the tree is a rule
-    wrapped for optionalOldSelf (environment.optional_old_self_check), whose outer comprehension binds
-    the variable for the rule: that binding is the variable's, not one of the rule's own."""
-    root = ast.root
-    stack: list[tuple[checked_ast.Node, bool]] = [(root, False)]
-    while stack:
-        node, bound = stack.pop()
-        if node.kind == "ident":
-            if node.name == name and not bound:
-                return True
-        elif node.kind == "comprehension":
-            binds = name in (node.iter_var, node.iter_var2) and not (bound_by_wrapper and node is root)
-            inner = bound or binds or node.accu_var == name
-            stack.extend((n, bound) for n in (node.iter_range, node.accu_init) if n is not None)
-            stack.extend((n, inner) for n in (node.loop_condition, node.loop_step) if n is not None)
-            if node.result is not None:
-                stack.append((node.result, bound or node.accu_var == name))
-        else:
-            stack.extend((n, bound) for n in (node.target, *node.args, *node.keys) if n is not None)
-    return False
 
 
 def _reads(ast: checked_ast.CheckedAst, name: str) -> bool:

@@ -345,6 +345,8 @@ class _Coster:
         if overload in ("logical_or", "logical_and"):
             lhs, rhs = arg_costs[0], arg_costs[1]
             return Cost(lhs.min, (lhs + rhs).max), None
+        if overload == "conditional" and _is_format_named(node):
+            return self.cost(args[0].args[0]) + ONE, None  # format.named: a dictionary lookup, cost 1
         if overload == "conditional" and _is_format_validate(node):
             errors = args[0].args[0].target or args[0].args[0].args[0]
             return self.cost(errors), None
@@ -495,8 +497,14 @@ class _Coster:
         return bool(t) and t[0] == "list" and t[1][0] in ("string", "bytes")
 
 
+def _is_format_named(node: Node) -> bool:
+    """Whether a conditional is the rewrite of `format.named(n)` (see library.format)."""
+    cond = node.args[0] if node.args else None
+    return cond is not None and cond.kind == "call" and cond.name == "__formatKnown" and len(cond.args) == 1
+
+
 def _is_format_validate(node: Node) -> bool:
-    """Whether a conditional is the rewrite of `format.X().validate(s)` (see library.format)."""
+    """Whether a conditional is the rewrite of `f.validate(s)` (see library.format)."""
     cond = node.args[0] if node.args else None
     if cond is None or cond.kind != "call" or cond.name != "_==_" or not cond.args:
         return False

@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping
 
 from crdtool.model.goregexp import re2_error_to_go
 
-__all__ = ["CompileIssue", "format_issues", "source_location", "go_error_text", "go_issues", "go_runtime_error"]
+__all__ = ["CompileIssue", "format_issues", "go_error_text", "go_issues", "go_runtime_error", "not_evaluable",
+           "source_location"]
 
 _STATUS_PREFIX = re.compile(r"^(?!ERROR: )[A-Z_]+: ")
 _STATUS_SUFFIX = re.compile(r" \[[A-Z_]+\]$")
@@ -228,6 +229,23 @@ _RUNTIME_TEXTS: tuple[tuple[re.Pattern, Callable[[re.Match], str]], ...] = (
     (re.compile(r"^(?:sort|flatten)\(\): (.*)$", re.S), lambda m: m.group(1)),
     (re.compile(r"^invalid regular expression: (.*?): (.*)$", re.S), _re2_error),
 )
+
+
+#: The engine's error for a function its checker knows but its runtime does not implement (cel-go implements
+#: every function it declares, so the apiserver never answers this), and what in an expression calls it.
+_NOT_IMPLEMENTED = re.compile(r"No overload found in reference resolve step for (\S+)")
+_CALLED_BY = {"cel.@mapInsert": "transformMap() or transformMapEntry()"}
+
+
+def not_evaluable(text: str) -> str | None:
+    """Why an expression could not be evaluated, when the engine's error `text` is its own limit rather
+    than the expression's outcome ("calls ..., which crdtool's CEL engine cannot evaluate"); None otherwise."""
+    missing = _NOT_IMPLEMENTED.search(text)
+    if missing is None:
+        return None
+    function = missing.group(1)
+    return (f"calls {_CALLED_BY.get(function, function)}, which crdtool's CEL engine cannot evaluate "
+            f"({function} is not implemented at run time)")
 
 
 def go_runtime_error(text: str) -> str:

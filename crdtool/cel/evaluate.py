@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from crdtool.cel import environment
 from crdtool.cel.compiler import CompiledRule, compile_node
-from crdtool.cel.errors import go_runtime_error
+from crdtool.cel.errors import go_runtime_error, not_evaluable
 from crdtool.cel.sized import PER_CALL_LIMIT, RUNTIME_BUDGET, sized_cost
 from crdtool.cel.unbounded import metered
 from crdtool.cel.values import to_cel
@@ -44,6 +44,11 @@ CALL_UNKNOWN = (
     f"exceeds the apiserver's per-call limit of {PER_CALL_LIMIT:,}, and the cost it certainly had does not: crdtool "
     "cannot count its actual cost, so whether the apiserver would stop it with 'operation cancelled: actual cost "
     "limit exceeded' is unknown (its outcome here is crdtool's)")
+
+
+NOT_EVALUATED = "not checked: the rule '{rule}' {why}; the apiserver evaluates it"
+MESSAGE_NOT_EVALUATED = ("the messageExpression '{expression}' {why}: the apiserver's message is that expression's, "
+                         "not the rule's message shown here")
 
 
 def rule_validator(root: Structural, store: Cache | None = None):
@@ -173,6 +178,8 @@ class _Walker:
             try:
                 outcome, undecided = _evaluate(compiled, data, s, is_root, [obj] if old is None else [obj, old])
             except RuntimeError as err:  # the runtime's own iteration budget: a runaway rule
+                if self.not_evaluable(compiled, path, str(err)):
+                    continue
                 self.errs.append(FieldError.invalid(node_path, s.type, (
                     f"'operation cancelled: actual cost limit exceeded': no further validation rules will be run "
                     f"due to call cost exceeds limit for rule: {_rule_error_string(compiled.rule)}")
@@ -185,7 +192,9 @@ class _Walker:
                 self.warnings.append(Note(path or Path.root(), note))
             kind = outcome.type().name()
             if kind == "ERROR":
-                self.runtime_error(compiled, s, node_path, str(outcome.plain_value()))
+                text = str(outcome.plain_value())
+                if not self.not_evaluable(compiled, path, text):
+                    self.runtime_error(compiled, s, node_path, text)
                 continue
             if kind == "BOOL" and outcome.plain_value() is True:
                 continue
@@ -194,6 +203,16 @@ class _Walker:
                 self.warnings.append(str(error))
             else:
                 self.errs.append(error)
+
+    def not_evaluable(self, compiled: CompiledRule, path: Path | None, error: str) -> bool:
+        """Whether the engine's error is a function its runtime lacks (crdtool's limit, not the rule's
+        answer): then the rule is noted as not checked, and the object is not refused for it."""
+        why = not_evaluable(error)
+        if why is None:
+            return False
+        self.warnings.append(Note(path or Path.root(), NOT_EVALUATED.format(rule=_rule_error_string(compiled.rule),
+                                                                            why=why)))
+        return True
 
     def runtime_error(self, compiled: CompiledRule, s: Structural, path: Path | str, text: str) -> None:
         err = go_runtime_error(text)
@@ -217,7 +236,11 @@ class _Walker:
         detail = _message_or_default(rule)
         if compiled.message_program is not None:
             self.static_cost += compiled.compilation.message_expression_max_cost
-            detail = self.message_expression(compiled, activation) or detail
+            message, why = self.message_expression(compiled, activation)
+            detail = message or detail
+            if why is not None:
+                self.warnings.append(Note(path or Path.root(), MESSAGE_NOT_EVALUATED.format(
+                    expression=compiled.rule.get("messageExpression"), why=why)))
         value = obj if isinstance(obj, (str, int, float, bool)) else OMIT
         reason = rule.get("reason")
         if reason == "FieldValueForbidden":
@@ -229,10 +252,11 @@ class _Walker:
         return FieldError.invalid(error_path, value, detail)
 
     @staticmethod
-    def message_expression(compiled: CompiledRule, activation: dict) -> str | None:
-        """The messageExpression's message, or None when it fails (the rule's message is used then).
-        Past the engine's cap of 10,000 iterations it runs again loop by loop, as rules do (the apiserver
-        has no such cap)."""
+    def message_expression(compiled: CompiledRule, activation: dict) -> tuple[str | None, str | None]:
+        """The messageExpression's message, or None when it fails (the rule's message is used then), and
+        why crdtool could not evaluate it (cel.errors.not_evaluable), if that is why it failed. Past the
+        engine's cap of 10,000 iterations it runs again loop by loop, as rules do (the apiserver has no
+        such cap)."""
         program = compiled.message_program
         assert program is not None, "called for rules with a messageExpression"
         try:
@@ -242,15 +266,18 @@ class _Walker:
                 if "budget" not in str(err):
                     raise
                 outcome = compiled.unbounded(program).eval(data=activation)
-        except RuntimeError:
-            return None
-        if outcome.type().name() != "STRING":
-            return None
+        except RuntimeError as err:
+            return None, not_evaluable(str(err))
+        kind = outcome.type().name()
+        if kind == "ERROR":
+            return None, not_evaluable(str(outcome.plain_value()))
+        if kind != "STRING":
+            return None, None
         message = go_trim_space(outcome.plain_value())
         if not message or len(message.encode()) > MAX_MESSAGE_EXPRESSION_BYTES or "\n" in message \
                 or "\r" in message:
-            return None
-        return message
+            return None, None
+        return message, None
 
 
 class _Anchor:

@@ -47,7 +47,8 @@ def change_command(name: str, summary: str, objects_help: str) -> click.Command:
             stored = name == "default" and not report and output in ("yaml", "json")
             shows_diff = not report and output == "diff"
             outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
-                                  op=name, jobs=jobs, stored=stored, edits=shows_diff or write)
+                                  op=name, jobs=jobs, stored=stored, edits=shows_diff or write,
+                                  fmt=fmt if report else None)
             if nothing_checked(bool(outcome.results), allow_empty, "custom resource", paths, outcome.skipped):
                 return EXIT_INPUT
             files = plan_files([(r.document, r.edit) for r in outcome.results]) if shows_diff or write else []

@@ -46,9 +46,11 @@ def resource_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds,
                 old_paths=(), op: Operation = "validate", jobs: int = 1, stored: bool = False,
-                edits: bool = False, admission: Any = None) -> RunOutcome:
-    """Read the inputs, CRDs and stored objects, and run the engine's `op` on them (engine.run)."""
+                edits: bool = False, admission: Any = None, fmt: str | None = None) -> RunOutcome:
+    """Read the inputs, CRDs and stored objects, and run the engine's `op` on them (engine.run); the
+    results are rendered as they are made when the output format `fmt` can (report.registry.per_result)."""
     from crdtool.engine.run import RunRequest, run
+    from crdtool.report.registry import per_result
 
     if jobs > 1:
         docs, crds = read_in_workers([(paths, False), (crd_paths, True)], jobs)
@@ -61,7 +63,7 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
             documents=docs, crds=crds, olds=olds, version=version, namespace=namespace,
             field_validation=field_validation, skip_unknown_kinds=skip_unknown_kinds, op=op, jobs=jobs,
             skip_kinds=current_settings().skip_kinds_value, stored=stored, edits=edits, progress=progress,
-            admission=admission, cache=current_cache()))
+            admission=admission, cache=current_cache(), render=per_result(fmt) if fmt else None))
 
 
 class _ProgressBar:

@@ -38,7 +38,7 @@ def command(paths, crd_paths, version, namespace, field_validation, skip_unknown
     def run() -> int:
         admission = admission_inputs(admission_paths, webhook_services, ca_bundle, namespace_labels)
         outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, old_paths,
-                              jobs=jobs, admission=admission)
+                              jobs=jobs, admission=admission, fmt=fmt)
         if nothing_checked(bool(outcome.results or outcome.crd_results), allow_empty,
                            "custom resource or CustomResourceDefinition", paths, outcome.skipped):
             return EXIT_INPUT

@@ -90,6 +90,9 @@ class Result:
     #: A ValidatingAdmissionPolicy the apiserver stores: the status.typeChecking.expressionWarnings its
     #: status controller writes afterwards (admission.policy.typecheck.ExpressionWarning); None otherwise.
     type_checking: list[Any] | None = None
+    #: This result as the run's format renders it (engine.run.RunRequest.render), made where the result is
+    #: made: with --jobs in the worker process, so that the parent only joins the pieces. None: not yet.
+    rendered: Any = None
 
     @property
     def partly_checked(self) -> bool:

@@ -12,7 +12,7 @@ one process gives them.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -68,6 +68,10 @@ class RunRequest:
     admission: Inputs | None = None
     #: The persistent cache of CRD verdicts (crdtool.cache); None: none.
     cache: Cache | None = None
+    #: The output format's rendering of one object's result (report.registry.per_result), applied where
+    #: the result is made (Result.rendered): with `jobs`, the workers render in parallel what the
+    #: parent would otherwise render alone at the end. None: the format renders every result itself.
+    render: Callable[[Result], Any] | None = None
 
 
 @dataclass
@@ -290,6 +294,15 @@ def _op(request: RunRequest) -> Operation:
 
 def _check_object(item: ToCheck, registry: Registry, request: RunRequest, chain: Chain | None = None
                   ) -> tuple[Any, Any]:
+    """One object's result, rendered when the request asks for it, or (None, Skipped) when it is skipped."""
+    result, passed = _object_outcome(item, registry, request, chain)
+    if result is not None and request.render is not None:
+        result.rendered = request.render(result)
+    return result, passed
+
+
+def _object_outcome(item: ToCheck, registry: Registry, request: RunRequest, chain: Chain | None
+                    ) -> tuple[Any, Any]:
     """One object's result, or (None, Skipped) when it is skipped."""
     from crdtool.engine.validate import find_version, process, unknown_kind
 

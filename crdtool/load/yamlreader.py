@@ -213,7 +213,7 @@ def _compose_events(events: Iterable[yaml.Event]) -> list[Node | None]:
             pending_keys.pop()
         elif isinstance(event, yaml.AliasEvent):
             if event.anchor not in anchors:
-                raise ComposerError(None, None, "found undefined alias",  # libyaml composer's words
+                raise ComposerError(None, None, _UNDEFINED_ALIAS,  # libyaml composer's words
                                     event.start_mark)  # type: ignore[arg-type]  # libyaml's Mark, as above
             add(anchors[event.anchor])
         elif isinstance(event, yaml.DocumentStartEvent):
@@ -247,14 +247,28 @@ def _collection_node(event: yaml.SequenceStartEvent | yaml.MappingStartEvent) ->
                                                        None, flow_style=event.flow_style)  # (libyaml's Mark)
 
 
-def _syntax_error(err: yaml.YAMLError) -> YAMLInputError:
+def _syntax_error(err: yaml.YAMLError, text: str) -> YAMLInputError:
     mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
     problem = getattr(err, "problem", None) or str(err)
     context = getattr(err, "context", None)
+    if problem == _UNDEFINED_ALIAS and mark is not None:
+        problem += _alias_name_at(text, mark.line, mark.column)
     message = f"YAML syntax error: {problem}" + (f" ({context})" if context else "")
     if mark is None:
         return YAMLInputError(message)
     return YAMLInputError(message, mark.line + 1, mark.column + 1)
+
+
+#: libyaml's composer's words for an alias without its anchor (which, unlike PyYAML's own, it does not name).
+_UNDEFINED_ALIAS = "found undefined alias"
+_ALIAS_AT = re.compile(r"\*([^\s,\[\]{}]+)")
+
+
+def _alias_name_at(text: str, line: int, column: int) -> str:
+    """` 'name'`: the alias at a mark (zero-based line and column), named as PyYAML's composer names it."""
+    lines = text.splitlines()
+    found = _ALIAS_AT.match(lines[line], column) if line < len(lines) else None
+    return f" {found.group(1)!r}" if found else ""
 
 
 def _compose_with_libyaml(text: str) -> list[Node | None]:
@@ -330,7 +344,7 @@ def _compose_with_parsers(text: str) -> list[Node | None]:
             return _compose_events(yaml.parse(text, Loader=yaml.SafeLoader))
         except yaml.YAMLError as err:
             error = err
-    raise _syntax_error(error) from None
+    raise _syntax_error(error, text) from None
 
 
 def _compose_grafted(text: str) -> list[Node | None] | None:

@@ -55,9 +55,12 @@ def _result_json(c, roundtrip: bool) -> dict[str, Any]:
 
 def render_json(conversions: list, context: RenderContext) -> None:
     """`--format json`: one result per object, with the conversion's own fields."""
+    import json
+
     from crdtool.report.jsonout import envelope
 
-    context.stdout.write(envelope([_result_json(c, context.roundtrip) for c in conversions],
+    context.stdout.write(envelope([json.dumps(_result_json(c, context.roundtrip), ensure_ascii=False)
+                                   for c in conversions],
                                   context.skipped or [], context.notes))
 
 

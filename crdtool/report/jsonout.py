@@ -109,19 +109,25 @@ def rule_cost_json(result: Result, cost) -> dict[str, Any]:
     }
 
 
+def result_text(result: Result) -> str:
+    """One result's line of the report: compact, because json's indenting encoder is pure Python and
+    quadratic in the nesting depth (minutes for a 9,000-deep object), the compact one is C. The run
+    makes it where the result is made (report.registry.per_result), in parallel with --jobs."""
+    return json.dumps(result_json(result), ensure_ascii=False)
+
+
 def report(results: list[Result], skipped: list | None = None, notes: list[str] | None = None) -> str:
     """`{"results": [...]}` with `"skipped"` counting the documents not checked, by reason (engine.skipped),
     when `skipped` is given, and the run's notes when there are any."""
-    return envelope([result_json(r) for r in results], skipped, notes)
+    return envelope([r.rendered if r.rendered is not None else result_text(r) for r in results], skipped, notes)
 
 
-def envelope(items: list[dict[str, Any]], skipped: list | None, notes: list[str] | None = None) -> str:
-    """`{"results": [...]}`, one result per line: compact, because json's indenting encoder is pure
-    Python and quadratic in the nesting depth (minutes for a 9,000-deep object), the compact one is C.
-    With `skipped` (engine.skipped), `"skipped"` counts the documents not checked, by reason; `"notes"`
-    are crdtool's notes on the run as a whole (what it could not do as the apiserver would: an
-    admission configuration not used, a webhook not called), which every other format shows too."""
-    body = ",\n".join(json.dumps(item, ensure_ascii=False) for item in items)
+def envelope(lines: list[str], skipped: list | None, notes: list[str] | None = None) -> str:
+    """`{"results": [...]}`, one result per line (`lines`, each a JSON object's text). With `skipped`
+    (engine.skipped), `"skipped"` counts the documents not checked, by reason; `"notes"` are crdtool's
+    notes on the run as a whole (what it could not do as the apiserver would: an admission
+    configuration not used, a webhook not called), which every other format shows too."""
+    body = ",\n".join(lines)
     out = '{"results": [\n' + body + "\n]" if body else '{"results": []'
     if skipped is not None:
         from crdtool.engine.skipped import counts

@@ -9,14 +9,15 @@ every renderer follows one protocol, report.context.Renderer: `render(results, c
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from crdtool.engine.results import Result
     from crdtool.report.context import RenderContext, Renderer
 
-__all__ = ["FINDINGS_FORMATS", "FORMATS", "FORMAT_NAMES", "Format", "render", "render_conversions", "renderer"]
+__all__ = ["FINDINGS_FORMATS", "FORMATS", "FORMAT_NAMES", "Format", "per_result", "render", "render_conversions",
+           "renderer"]
 
 
 class Format(NamedTuple):
@@ -28,11 +29,15 @@ class Format(NamedTuple):
     conversions: str | None
     #: A format of findings for CI: never colored, and only for commands that report findings.
     findings: bool = False
+    #: Its rendering of one object's result ("module:function"), which the run applies where each
+    #: result is made (Result.rendered) and `results` then uses; None: `results` renders them all.
+    each: str | None = None
 
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("text", "crdtool.report.text:render", "crdtool.report.convert:render_text"),
-    Format("json", "crdtool.report.jsonout:render", "crdtool.report.convert:render_json"),
+    Format("json", "crdtool.report.jsonout:render", "crdtool.report.convert:render_json",
+           each="crdtool.report.jsonout:result_text"),
     Format("kubectl", "crdtool.report.kubectl:render", "crdtool.report.convert:render_kubectl"),
     Format("sarif", "crdtool.report.sarif:render", None, findings=True),
     Format("github", "crdtool.report.github:render", None, findings=True),
@@ -45,10 +50,22 @@ FINDINGS_FORMATS = tuple(name for name, f in FORMATS.items() if f.findings)
 
 
 def renderer(target: str) -> Renderer:
+    """The renderer a "module:function" name stands for, imported now."""
+    found: Renderer = _function(target)
+    return found
+
+
+def _function(target: str) -> Any:
     """The function a "module:function" name stands for, imported now."""
     module, _, function = target.partition(":")
-    found: Renderer = getattr(importlib.import_module(module), function)
-    return found
+    return getattr(importlib.import_module(module), function)
+
+
+def per_result(name: str) -> Callable[[Result], Any] | None:
+    """The format `name`'s rendering of one result, for the run to apply as results are made (None:
+    the format has none)."""
+    target = FORMATS[name].each
+    return None if target is None else _function(target)
 
 
 def render(name: str, results: Sequence[Result], context: RenderContext) -> None:

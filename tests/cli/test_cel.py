@@ -142,6 +142,74 @@ def test_a_rule_past_its_call_limit_is_cancelled_only_when_certainly_so(tmp_path
     assert ("1 of 1 object would be rejected" in res.output) is cancelled
 
 
+@pytest.mark.parametrize("rule", ["self.m.transformMap(k, v, v + k).size() == 1",
+                                  "self.m.transformMapEntry(k, v, {v: k}).size() == 0",
+                                  "self.m.all(k, v, v != k) && self.m.transformMap(k, v, k == 'a', v).size() == 9"])
+def test_a_rule_the_engine_cannot_evaluate_is_noted_never_an_error(tmp_path: Path, rule: str) -> None:
+    """transformMap and transformMapEntry expand to cel.@mapInsert, which the CEL engine checks but cannot run:
+    the apiserver evaluates the rule, so crdtool says it did not, and does not refuse the object for it."""
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
+    crd.write_text(_crd(rule, {"m": {"type": "object", "maxProperties": 4,
+                                     "additionalProperties": {"type": "string", "maxLength": 8}}}))
+    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                              "spec": {"m": {"a": "b"}}}))
+    res = run("validate", "-c", str(crd), str(cr))
+    assert res.exit_code == 0, res.output
+    assert (f"note: spec: not checked: the rule '{rule}' calls transformMap() or transformMapEntry(), which "
+            "crdtool's CEL engine cannot evaluate (cel.@mapInsert is not implemented at run time); the apiserver "
+            "evaluates it") in " ".join(res.output.split())
+    assert "error" not in res.output
+    result = json.loads(run("--format", "json", "validate", "-c", str(crd), str(cr)).output)["results"][0]
+    assert result["valid"] is True and result["errors"] == [] and len(result["notes"]) == 1
+
+def test_a_message_expression_the_engine_cannot_evaluate_is_noted_beside_the_rules_message(tmp_path: Path) -> None:
+    expression = "'keys: ' + self.m.transformMap(k, v, v).map(k, k).join(', ')"
+    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
+    crd.write_text(json.dumps(widget_crd({
+        "type": "object", "x-kubernetes-validations": [{"rule": "self.m.size() < 1", "messageExpression": expression}],
+        "properties": {"m": {"type": "object", "maxProperties": 4,
+                             "additionalProperties": {"type": "string", "maxLength": 8}}}})))
+    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                              "spec": {"m": {"a": "b"}}}))
+    res = run("validate", "-c", str(crd), str(cr))
+    assert res.exit_code == 1, res.output
+    text = " ".join(res.output.split())
+    assert "error: spec: Invalid value: failed rule: self.m.size() < 1" in text
+    assert (f"note: spec: the messageExpression '{expression}' calls transformMap() or transformMapEntry(), which "
+            "crdtool's CEL engine cannot evaluate (cel.@mapInsert is not implemented at run time): the apiserver's "
+            "message is that expression's, not the rule's message shown here") in text
+
+def test_a_policy_expression_the_engine_cannot_evaluate_is_noted_never_a_denial(tmp_path: Path) -> None:
+    expression = "object.data.transformMap(k, v, v + k).size() == 0"
+    inputs = tmp_path / "in.yaml"
+    inputs.write_text(f"""apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {{name: data}}
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - {{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}}
+  validations:
+  - expression: "{expression}"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {{name: data}}
+spec: {{policyName: data, validationActions: [Deny]}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {{name: c, namespace: default}}
+data: {{a: b}}
+""")
+    res = run("validate", str(inputs))
+    assert res.exit_code == 0, res.output
+    assert (f"note: not checked: ValidatingAdmissionPolicy 'data' with binding 'data': validation '{expression}' "
+            "calls transformMap() or transformMapEntry(), which crdtool's CEL engine cannot evaluate "
+            "(cel.@mapInsert is not implemented at run time)") in " ".join(res.output.split())
+    assert "3 objects would be accepted" in res.output
+
 def test_a_rule_that_does_not_compile_is_reported_on_objects(tmp_path: Path) -> None:
     crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
     crd.write_text(_crd("math.abs(self.v) == 1", {"v": {"type": "integer"}}))

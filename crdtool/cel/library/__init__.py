@@ -85,4 +85,4 @@ def descriptor_files() -> list[descriptor_pb2.FileDescriptorProto]:
 
 def rewrite(source: str) -> str:
     """The rule as compiled here: calls cel-expr-python cannot express directly, rewritten."""
-    return format_lib.rewrite_validate_calls(source) if "validate(" in source else source
+    return format_lib.rewrite(source)

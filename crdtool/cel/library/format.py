@@ -1,8 +1,12 @@
 """Kubernetes' format library (library/format.go): named string formats and their validation.
 
-`<format>.validate(s)` returns an optional list of error messages. cel-expr-python cannot return an
-optional from a Python function, so the compiler rewrites each `format.NAME().validate(ARG)` call into
-an expression over `__formatErrors(format.NAME(), ARG)` (see `rewrite_validate_calls`).
+`format.named(name)` returns an optional format and `<format>.validate(s)` an optional list of error
+messages, and cel-expr-python can neither return nor declare an optional from a Python function. So
+the compiler rewrites both calls (`rewrite`) into expressions that build the optional in CEL around
+functions that need none: `format.named(N)` into `(__formatKnown(N) ? optional.of(__formatNamed(N)) :
+optional.none())`, and `F.validate(S)` into an optional over `__formatErrors(F, S)`. The calls are
+found in the expression's syntax tree (crdtool.cel.depth), so any receiver and argument is rewritten,
+never a word inside a string.
 """
 
 from __future__ import annotations
@@ -12,17 +16,22 @@ from collections.abc import Callable
 
 from cel_expr_python import cel
 
+from crdtool.cel.depth import SyntaxNode, syntax_nodes
 from crdtool.cel.library.functions import Library
 from crdtool.cel.library.opaque import cel_type, make
 from crdtool.model.gourl import URLError, parse_request_uri
 from crdtool.schema.apimachinery import names
 from crdtool.schema.values.formats import format_checker
 
-__all__ = ["ERRORS_FUNCTION", "library", "rewrite_validate_calls"]
+__all__ = ["ERRORS_FUNCTION", "KNOWN_FUNCTION", "NAMED_FUNCTION", "library", "rewrite"]
 
 NAMED_FORMAT = "kubernetes.NamedFormat"
 ERRORS_FUNCTION = "__formatErrors"
-_CALL = re.compile(r"(?<![\w.])format\.(\w+)\(\)\s*\.\s*validate\(")
+KNOWN_FUNCTION = "__formatKnown"
+NAMED_FUNCTION = "__formatNamed"
+_VALIDATE_CALL = re.compile(r"\s*\.\s*validate\s*\(")
+_NAMED_CALL = re.compile(r"format\s*\.\s*named\s*\(")
+_MAY_CALL = re.compile(r"\b(?:named|validate)\s*\(")
 
 
 def _uri(value: str) -> list[str]:
@@ -52,42 +61,60 @@ FORMATS = {
 }
 
 
-def rewrite_validate_calls(source: str) -> str:
-    """`format.NAME().validate(ARG)` as an optional built from the format's error list."""
-    out, pos = [], 0
-    for m in _CALL.finditer(source):
-        if m.start() < pos:
-            continue
-        end = _closing_paren(source, m.end())
-        if end is None:
+def rewrite(source: str) -> str:
+    """`source` with its `format.named(N)` and `F.validate(S)` calls built from functions cel-expr-python
+    can run (see the module's docstring); unchanged when it has none or does not parse (the engine then
+    reports its errors)."""
+    if not _MAY_CALL.search(source):
+        return source
+    for _ in range(source.count("named") + source.count("validate")):  # each pass rewrites one call
+        rewritten = _rewrite_innermost(source)
+        if rewritten is None:
             break
-        arg = source[m.end():end]
-        errors = f"{ERRORS_FUNCTION}(format.{m.group(1)}(), {arg})"
-        out += [source[pos:m.start()], f"({errors}.size() == 0 ? optional.none() : optional.of({errors}))"]
-        pos = end + 1
-    out.append(source[pos:])
-    return "".join(out)
+        source = rewritten
+    return source
 
 
-def _closing_paren(source: str, start: int) -> int | None:
-    depth, quote, i = 1, "", start
-    while i < len(source):
-        ch = source[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
+def _rewrite_innermost(source: str) -> str | None:
+    """`source` with one call rewritten, one that holds no other call to rewrite (None: there is none)."""
+    nodes = syntax_nodes(source)
+    if not nodes:
+        return None
+    calls = [c for c in (_format_call(source, nodes, n) for n in nodes) if c is not None]
+    for start, end, kind, parts in calls:
+        if not any(start <= s and e <= end and (s, e) != (start, end) for s, e, _, _ in calls):  # holds no other
+            if kind == "named":
+                (name,) = parts
+                text = f"({KNOWN_FUNCTION}({name}) ? optional.of({NAMED_FUNCTION}({name})) : optional.none())"
+            else:
+                errors = f"{ERRORS_FUNCTION}({parts[0]}, {parts[1]})"
+                text = f"({errors}.size() == 0 ? optional.none() : optional.of({errors}))"
+            return source[:start] + text + source[end:]
     return None
+
+
+def _format_call(source: str, nodes: list[SyntaxNode], call: SyntaxNode) -> tuple[int, int, str, list[str]] | None:
+    """A member call node that is `format.named(N)` or `F.validate(S)` (one argument): its span, which,
+    and the texts of its receiver (validate) and argument."""
+    if call.kind != "call" or call.name not in ("named", "validate"):
+        return None
+    inside = [n for n in nodes if call.start <= n.start and n.end <= call.end and n is not call]
+    receiver = max((n for n in inside if n.start == call.start), key=lambda n: n.end, default=None)
+    if receiver is None:
+        return None
+    opening = (_NAMED_CALL if call.name == "named" else _VALIDATE_CALL).match(
+        source, call.start if call.name == "named" else receiver.end)
+    if opening is None or (call.name == "named" and source[receiver.start:receiver.end] != "format"):
+        return None
+    arguments = [n for n in inside if n.start >= opening.end()]
+    outermost = [n for n in arguments if not any(o.start <= n.start and n.end <= o.end and o is not n
+                                                 for o in arguments)]
+    if len(outermost) != 1:
+        return None
+    argument = source[outermost[0].start:outermost[0].end]
+    if call.name == "named":
+        return call.start, call.end, "named", [argument]
+    return call.start, call.end, "validate", [source[receiver.start:receiver.end], argument]
 
 
 def library(lib: Library) -> None:
@@ -96,3 +123,5 @@ def library(lib: Library) -> None:
         lib.function(f"format.{name}", f"format_{name}", f, [], lambda name=name: make(NAMED_FORMAT, name))
     lib.function(ERRORS_FUNCTION, "format_errors_string", cel.Type.List(s), [f, s],
                  lambda fmt, value: FORMATS[fmt.value](value))
+    lib.function(KNOWN_FUNCTION, "format_known_string", cel.Type.BOOL, [s], lambda name: name in FORMATS)
+    lib.function(NAMED_FUNCTION, "format_named_string", f, [s], lambda name: make(NAMED_FORMAT, name))

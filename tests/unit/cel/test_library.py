@@ -108,6 +108,14 @@ TRUE_EXAMPLES = [
     "!format.datetime().validate('2021-01-01t00:00:00.5z').hasValue()",
     "format.uuid().validate('{123e4567-e89b-12d3-a456-426614174000}').hasValue()",
     "format.uuid().validate('urn:uuid:123e4567-e89b-12d3-a456-426614174000').hasValue()",
+    # format.named: an optional format, none for a name the library does not have (format.go's cases)
+    "format.named('dns1123Label').hasValue()", "!format.named('unknown').hasValue()",
+    "format.named('dns1123Subdomain').value().validate('A_B').hasValue()",
+    "!format.named('labelValue').value().validate('my-label').hasValue()",
+    "format.named('dns1123Label').value() == format.dns1123Label()",
+    "format.named('uri').value().validate(format.named('x').hasValue() ? 'a' : 'http://b').hasValue() == false",
+    "format.dns1123Label() .validate ( 'Not_Valid' ) .value().size() == 1",
+    "'format.named(x).validate(y)'.size() == 27",
     # ext.Sets
     "sets.contains([1, 2, 3, 4], [2, 3])", "!sets.contains([1, 2, 3], [4])", "sets.equivalent([1, 2, 2], [2, 1])",
     "sets.intersects([1, 2], [2, 3])", "!sets.intersects([1], [])",
@@ -229,6 +237,17 @@ def test_declaring_only_the_functions_an_expression_names_checks_it_alike(expr: 
 
 
 def test_functions_are_narrowed_to_those_named() -> None:
-    # ip(), ip.isCanonical() and the function format's validate() is rewritten to call
-    assert len(libraries.functions_named(frozenset({"ip", "isCanonical"}))) == 3
-    assert len(libraries.functions_named(frozenset({"self", "size"}))) == 1
+    # ip(), ip.isCanonical() and the three functions format.named() and validate() are rewritten to call
+    assert len(libraries.functions_named(frozenset({"ip", "isCanonical"}))) == 5
+    assert len(libraries.functions_named(frozenset({"self", "size"}))) == 3
+
+
+def test_format_calls_are_rewritten_innermost_first_from_the_syntax_tree() -> None:
+    from crdtool.cel.library.format import rewrite
+
+    named = "(__formatKnown('uri') ? optional.of(__formatNamed('uri')) : optional.none())"
+    errors = f"__formatErrors({named}.value(), self.s)"
+    assert rewrite("format.named('uri').value().validate(self.s).hasValue()") == \
+        f"({errors}.size() == 0 ? optional.none() : optional.of({errors})).hasValue()"
+    for untouched in ["self.validate(1, 2)", "'format.named(1)'", "other.named('x')", "format.named(", "named(1)"]:
+        assert rewrite(untouched) == untouched

@@ -56,19 +56,21 @@ def test_transition_rules_are_recognised() -> None:
     assert [r.compilation.uses_old_self for r in node.rules] == [True, False, True]
 
 
-def test_a_rule_reads_old_self_only_through_the_variable() -> None:
-    # Read inside macros (the variable is free there) it counts; named in a string, as a field, or only as
-    # optionalOldSelf's binding, it does not.
+def test_a_rule_reads_old_self_as_the_apiserver_finds_it() -> None:
+    # The apiserver's UsesOldSelf is a checked reference named oldSelf: read inside macros it counts, and so
+    # does a macro's own variable named oldSelf once read (cel-go's checker references it like any identifier);
+    # named in a string, as a field, as an unread macro variable, or only as optionalOldSelf's binding, it does not.
     rules = [{"rule": "self.items.all(i, oldSelf.items.exists(j, j == i))"},
              {"rule": "self.items.map(x, x).size() >= oldSelf.items.size()"},
              {"rule": "self.name != 'oldSelf'"}, {"rule": "!has(self.oldSelf)"},
              {"rule": "self.items.all(i, oldSelf.hasValue())", "optionalOldSelf": True},
-             {"rule": "self.replicas > 0", "optionalOldSelf": True}]
+             {"rule": "self.replicas > 0", "optionalOldSelf": True},
+             {"rule": "self.items.all(oldSelf, oldSelf != '')"}, {"rule": "self.items.all(oldSelf, true)"}]
     node = compile_node(_node(rules, {"items": {"type": "array", "items": {"type": "string"}},
                                       "name": {"type": "string"}, "replicas": {"type": "integer"},
                                       "oldSelf": {"type": "string"}}), False)
-    assert [r.compilation.error_detail for r in node.rules] == [""] * 6
-    assert [r.compilation.uses_old_self for r in node.rules] == [True, True, False, False, True, False]
+    assert [r.compilation.error_detail for r in node.rules] == [""] * 8
+    assert [r.compilation.uses_old_self for r in node.rules] == [True, True, False, False, True, False, True, False]
 
 
 def test_failed_rules_and_messages() -> None:

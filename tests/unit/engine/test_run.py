@@ -50,6 +50,25 @@ def test_one_entry_skips_sorts_and_keeps_input_order() -> None:
     assert [(r.name, r.reason) for r in parallel.results] == [("b", None), ("c", None), ("w", "NotFound"), ("a", None)]
 
 
+
+def test_results_are_rendered_where_they_are_made_and_the_report_joins_them() -> None:
+    """`--format json` with --jobs: each object's line is made in the worker that checked it, and is
+    what the parent would have made itself (its document's positions included)."""
+    from crdtool.report import jsonout
+    from crdtool.report.registry import per_result
+
+    docs = read_source("in.yaml", "---\n".join(
+        CRONTAB.format(name=name, namespace=namespace) for name, namespace in [("a", "ns"), ("B_", ""), ("c", "ns")]))
+    crds = load_inputs([PLAIN_CRD])
+    plain = run(RunRequest(documents=docs, crds=crds, jobs=2))
+    rendered = run(RunRequest(documents=docs, crds=crds, jobs=2, render=per_result("json")))
+    assert [r.rendered for r in plain.results] == [None, None, None]
+    assert [r.rendered for r in rendered.results] == [jsonout.result_text(r) for r in plain.results]
+    assert '"field": "metadata.name"' in rendered.results[1].rendered and '"line": 12' in rendered.results[1].rendered
+    assert jsonout.report(rendered.results) == jsonout.report(plain.results)
+    assert per_result("text") is None
+
+
 def test_warn_makes_strict_findings_warnings_in_every_format() -> None:
     kubectl = _cli("validate", "--format", "kubectl", "--field-validation", "Warn", "-c", CRD, NEEDS_DEFAULTS)
     assert kubectl.exit_code == 0 and kubectl.stderr == 'Warning: unknown field "spec.imagePullPolicy"\n'

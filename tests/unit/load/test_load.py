@@ -109,6 +109,24 @@ def test_unreadable_yaml_is_an_input_error_with_a_position(text: str, message: s
     assert str(err.value).startswith("bad.yaml:")
 
 
+
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [
+        ("a: 1\nb: *missing\n", (2, 4)),
+        ("é: [ü, *zz]\n", (1, 8)),  # columns in characters
+        ("a: &y 1\n---\nb: *y\n", (3, 4)),  # anchors do not reach into the next document
+        ("a: " + "[" * 4000 + "*deep" + "]" * 4000 + "\n", (1, 4004)),  # composed from libyaml's events
+    ],
+    ids=["block", "flow-after-non-ascii", "next-document", "deep"],
+)
+def test_an_undefined_alias_is_named(text: str, position: tuple[int, int]) -> None:
+    with pytest.raises(InputError) as err:
+        read_source("bad.yaml", text)
+    name = text.split("*")[1].split("]")[0].split("\n")[0]
+    assert f"YAML syntax error: found undefined alias {name!r}" in str(err.value)
+    assert (err.value.line, err.value.column) == position
+
 @pytest.mark.parametrize(
     ("text", "position"),
     [

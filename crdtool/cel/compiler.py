@@ -370,15 +370,20 @@ def _compile_text(env: cel.Env, source: str, types: SchemaTypes, optional_old_se
 
 def _validator_issues(source: str, compiled: SourceMap, ast: Callable[[], checked_ast.CheckedAst],
                       types: SchemaTypes, shift: int) -> str | None:
-    """cel-go's literal validators' errors for a checked expression (`compiled` its text as compiled, with
-    where it came from in `source`; `ast` its checked tree), or None."""
+    """cel-go's validators' errors for a checked expression (`compiled` its text as compiled, with where it
+    came from in `source`; `ast` its checked tree), or None: literals, homogeneous aggregate literals,
+    string.format calls."""
     from crdtool.cel.errors import format_issues
+    from crdtool.cel.format_validator import string_format_issues
     from crdtool.cel.homogeneous import aggregate_literal_issues
     from crdtool.cel.literals import literal_issues
 
     issues = literal_issues(source)
-    if "[" in compiled.text or "{" in compiled.text:  # a list or map literal: cel-go holds it to one type
-        found = aggregate_literal_issues(ast(), compiled.text, types.type_names, column_shift=shift)
+    text = compiled.text
+    if "[" in text or "{" in text:  # a list or map literal: cel-go holds it to one type
+        found = aggregate_literal_issues(ast(), text, types.type_names, column_shift=shift)
+        if "format" in text:  # a format call on a list literal: its clauses are checked
+            found += string_format_issues(ast(), text, types.type_names, column_shift=shift)
         issues += compiled.in_source(found, source) if compiled.rewritten else found
     return format_issues(issues, source) if issues else None
 

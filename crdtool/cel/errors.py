@@ -18,7 +18,8 @@ from crdtool.model.goregexp import re2_error_to_go
 if TYPE_CHECKING:
     from crdtool.cel.sourcemap import SourceMap
 
-__all__ = ["CompileIssue", "format_issues", "go_error_text", "go_issues", "go_runtime_error", "not_evaluable"]
+__all__ = ["CompileIssue", "format_issues", "go_error_text", "go_issues", "go_runtime_error", "not_evaluable",
+           "source_location"]
 
 _STATUS_PREFIX = re.compile(r"^(?!ERROR: )[A-Z_]+: ")
 _STATUS_SUFFIX = re.compile(r" \[[A-Z_]+\]$")
@@ -87,6 +88,13 @@ def format_issues(issues: list[CompileIssue], source: str) -> str:
             entry += f"\n | {snippet}\n | {caret}"
         out.append(entry)
     return "\n".join(out)
+
+
+def source_location(source: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of a code point offset, as cel-go's source locations count them."""
+    offset = max(0, min(offset, len(source)))
+    line_start = source.rfind("\n", 0, offset) + 1
+    return source.count("\n", 0, offset) + 1, offset - line_start + 1
 
 
 def _go_issue(issue: CompileIssue, source: str, type_names: Mapping[str, str]) -> CompileIssue:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from crdtool.cel.checked_ast import CheckedAst, Node
-from crdtool.cel.errors import CompileIssue
+from crdtool.cel.errors import CompileIssue, source_location
 
 __all__ = ["aggregate_literal_issues", "format_type"]
 
@@ -112,13 +112,7 @@ def format_type(t: tuple, type_names: Mapping[str, str]) -> str:
 
 def _mismatch(ast: CheckedAst, node: Node, expected: tuple, actual: tuple, source: str,
               type_names: Mapping[str, str], column_shift: int) -> CompileIssue:
-    line, column = _location(source, ast.positions.get(node.id, 0) - column_shift)
+    line, column = source_location(source, ast.positions.get(node.id, 0) - column_shift)
     return CompileIssue(line, column, f"expected type '{format_type(expected, type_names)}' but found "
                                       f"'{format_type(actual, type_names)}'")
 
-
-def _location(source: str, offset: int) -> tuple[int, int]:
-    """The 1-based line and column of a code point offset, as cel-go's source locations count them."""
-    offset = max(0, min(offset, len(source)))
-    line_start = source.rfind("\n", 0, offset) + 1
-    return source.count("\n", 0, offset) + 1, offset - line_start + 1

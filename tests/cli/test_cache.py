@@ -349,7 +349,7 @@ def test_a_warm_one_object_run_imports_no_admission_plugin_nor_rule_checking(tmp
     args = ["validate", "-c", str(FIXTURES / "crontab-cel" / "crd.yaml"),
             str(FIXTURES / "crontab-cel" / "invalid.yaml")]
     packages = ("crdtool.admission.policy", "crdtool.admission.webhooks", "crdtool.cel.admission", "crdtool.cel.depth",
-                "crdtool.cel.literals", "crdtool.cel.homogeneous")
+                "crdtool.cel.literals", "crdtool.cel.homogeneous", "crdtool.cel.format_validator")
     env = {**os.environ, "CRDTOOL_CACHE_DIR": str(tmp_path / "cache")}
     cold, warm = (imported_by(["--no-config", *args], packages, env=env, cwd=ROOT) for _ in range(2))
     assert cold.code == warm.code == 1

@@ -137,6 +137,16 @@ TRUE_EXAMPLES = [
     "['hello', 'mellow'].join() == 'hellomellow'", "['hello', 'mellow'].join(' ') == 'hello mellow'",
     "'%s is %d years, %.2f%%'.format(['x', 3, 1.5]) == 'x is 3 years, 1.50%'",
     "strings.quote('single-quote with \"double quote\"') == '\"single-quote with \\\\\"double quote\\\\\"\"'",
+    # cel-go v0.26.1 ext/strings_test.go: offsets as indexOfOffset and lastIndexOfOffset take them
+    "'tacocat'.lastIndexOf('', 3) == 3", "'tacocat'.lastIndexOf('a', 3) == 1", "'tacocat'.lastIndexOf('a', 30) == -1",
+    "'ta©o©αT'.lastIndexOf('©', 3) == 2", "'ta©o©αT'.lastIndexOf('©α', 4) == 4",
+    "'bananananana'.lastIndexOf('nana', 7) == 6", "'hello wello'.lastIndexOf('elbo room!!!') == -1",
+    "'tacocat'.lastIndexOf('') == 7", "''.lastIndexOf('@@') == -1",
+    "'tacocat'.lastIndexOf('t', 6) == 6", "'tacocat'.lastIndexOf('t', 7) == -1",  # an offset at the end finds nothing
+    "'tacocat'.indexOf('', 30) == 30", "'tacocat'.indexOf('', -1) == -1", "'tacocat'.lastIndexOf('', -4) == -4",
+    "'tacocat'.indexOf('a', 30) == -1", "'tacocat'.indexOf('a', 7) == -1",
+    # strings.quote escapes CEL's escape sequences only
+    "strings.quote('a\\x01\\x7f') == '\"a\\x01\\x7f\"'", "strings.quote('\\a\\v') == '\"\\\\a\\\\v\"'",
 ]
 
 
@@ -172,6 +182,12 @@ def test_dynamic_receivers(expr: str) -> None:
     ("[1, [2]].flatten(-1)", "level must be non-negative"),
     ("[1, 2].slice(2, 1)", "cannot slice(2, 1), start index must be less than or equal to end index"),
     ("'abc'.substring(4)", "index out of range: 4"),
+    ("'tacocat'.lastIndexOf('a', -1)", "index out of range: -1"),
+    ("'tacocat'.indexOf('a', -1)", "index out of range: -1"),
+    ("'tacocat'.substring(1, 50)", "index out of range: 50"),
+    ("'tacocat'.substring(49, 50)", "index out of range: 49"),
+    ("'tacocat'.substring(4, 3)", "invalid substring range. start: 4, end: 3"),
+    ("'tacocat'.substring(40, 3)", "invalid substring range. start: 40, end: 3"),  # checked before the range
     ("'abc'.find('(')", "Illegal regex"),
     # cel-go v0.26.1 ext/formatting_test.go: %f and %e take doubles (and the strings NaN, Infinity, -Infinity)
     ("'%f'.format([dyn(1)])", "error during formatting: fixed-point clause can only be used on doubles, was given int"),

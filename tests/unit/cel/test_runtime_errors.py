@@ -146,8 +146,8 @@ ROWS: list[tuple[str, Any, str]] = [
     ("'abc'.substring(2, 1)", None, "invalid substring range. start: 2, end: 1"),
     ("'abc'.substring(1, 9)", None, "index out of range: 9"),
     ("'abc'.charAt(5)", None, "index out of range: 5"),
-    ("'abc'.indexOf('b', 5)", None, "index out of range: 5"),
-    ("'abc'.lastIndexOf('b', 5)", None, "index out of range: 5"),
+    ("'abc'.indexOf('b', -1)", None, "index out of range: -1"),  # past the end is -1, not an error
+    ("'abc'.lastIndexOf('b', -1)", None, "index out of range: -1"),
     ("self.substring(1) == ''", "", "index out of range: 1"),
     # ext/lists.go
     ("[1, 2].slice(3, 4)", None, "cannot slice(3, 4), list is length 2"),

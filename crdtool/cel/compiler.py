@@ -18,6 +18,7 @@ from cel_expr_python import cel
 
 from crdtool.cel import checked_ast, cost, environment, library, list_semantics, unbounded
 from crdtool.cel.protos import SchemaTypes, UndeclarableError, build_schema_types, renumbered, selectable_names
+from crdtool.cel.sourcemap import SourceMap
 from crdtool.cel.types import DeclType, DeclTypes, schema_decl_type
 from crdtool.model.gofmt import go_trim_space
 from crdtool.model.path import Path
@@ -332,26 +333,27 @@ def _check(source: str, types: SchemaTypes, optional_old_self: bool, env: cel.En
             raise
         return _check_deep(source, types, optional_old_self)
     if error is not None:
-        return None, go_error_text(error, source, types.type_names, column_shift=shift), source
+        return None, go_error_text(error, source, types.type_names, column_shift=shift, source_map=rewritten), source
     assert checked is not None, "compiled without error"
     issues = _validator_issues(source, rewritten, lambda: _decoded(checked), types, shift)
     if issues is not None:
         return None, issues, source
-    return checked, None, rewritten
+    return checked, None, rewritten.text
 
 
 def _compile_text(env: cel.Env, source: str, types: SchemaTypes, optional_old_self: bool
-                  ) -> tuple[cel.Expression | None, str | None, str, int]:
+                  ) -> tuple[cel.Expression | None, str | None, SourceMap, int]:
     """Compile `source` in `env`: the checked expression or cel-expr-python's error, the text compiled
-    (library calls rewritten, numeric literals widened) and the columns the optionalOldSelf wrapping
-    added before its first line. Raises TooDeepError."""
+    (library calls rewritten, numeric literals widened) with where it came from in `source`, and the
+    columns the optionalOldSelf wrapping added before its first line. Raises TooDeepError."""
     from crdtool.cel.numeric import widen_literals
     from crdtool.cel.quiet import quiet_stderr
 
     rewritten = library.rewrite(source)
     error = ""
     for _ in range(16):
-        text, shift = (environment.optional_old_self_check(rewritten) if optional_old_self else (rewritten, 0))
+        text, shift = (environment.optional_old_self_check(rewritten.text) if optional_old_self
+                       else (rewritten.text, 0))
         try:
             with quiet_stderr(types.json_name_clash):
                 return env.compile(text), None, rewritten, shift
@@ -359,24 +361,25 @@ def _compile_text(env: cel.Env, source: str, types: SchemaTypes, optional_old_se
             error = str(err)
             if _RECURSION_LIMIT.search(error):
                 raise TooDeepError(error) from None
-            widened = widen_literals(rewritten, error, shift) if rewritten == source else None
+            widened = widen_literals(rewritten.text, error, shift) if not rewritten.rewritten else None
             if widened is None:
                 break
-            rewritten = source = widened
+            rewritten = SourceMap.identity(widened)
     return None, error, rewritten, shift
 
 
-def _validator_issues(source: str, compiled: str, ast: Callable[[], checked_ast.CheckedAst], types: SchemaTypes,
-                      shift: int) -> str | None:
-    """cel-go's literal validators' errors for a checked expression (`compiled` its text as compiled,
-    `ast` its checked tree), or None."""
+def _validator_issues(source: str, compiled: SourceMap, ast: Callable[[], checked_ast.CheckedAst],
+                      types: SchemaTypes, shift: int) -> str | None:
+    """cel-go's literal validators' errors for a checked expression (`compiled` its text as compiled, with
+    where it came from in `source`; `ast` its checked tree), or None."""
     from crdtool.cel.errors import format_issues
     from crdtool.cel.homogeneous import aggregate_literal_issues
     from crdtool.cel.literals import literal_issues
 
     issues = literal_issues(source)
-    if "[" in compiled or "{" in compiled:  # a list or map literal: cel-go holds it to one type
-        issues += aggregate_literal_issues(ast(), compiled, types.type_names, column_shift=shift)
+    if "[" in compiled.text or "{" in compiled.text:  # a list or map literal: cel-go holds it to one type
+        found = aggregate_literal_issues(ast(), compiled.text, types.type_names, column_shift=shift)
+        issues += compiled.in_source(found, source) if compiled.rewritten else found
     return format_issues(issues, source) if issues else None
 
 
@@ -398,7 +401,7 @@ def _check_deep(source: str, types: SchemaTypes, optional_old_self: bool
     def compile_piece(env: cel.Env, text: str, root: bool):
         checked, error, rewritten, shift = _compile_text(env, text, types, optional_old_self and root)
         issues = go_issues(error, source, types.type_names, column_shift=shift) if error is not None else []
-        return checked, issues, rewritten, shift
+        return checked, issues, rewritten.text, shift
 
     try:
         checked, issues = deep.check(source, variables, make_env, compile_piece,
@@ -407,7 +410,7 @@ def _check_deep(source: str, types: SchemaTypes, optional_old_self: bool
         raise TooDeepError(str(err)) from None
     if checked is None:
         return None, format_issues(issues, source), source
-    validator = _validator_issues(source, source, lambda: checked.ast, types, 0)
+    validator = _validator_issues(source, SourceMap.identity(source), lambda: checked.ast, types, 0)
     if validator is not None:
         return None, validator, source
     return checked, None, source

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from crdtool.model.goregexp import re2_error_to_go
+
+if TYPE_CHECKING:
+    from crdtool.cel.sourcemap import SourceMap
 
 __all__ = ["CompileIssue", "format_issues", "go_error_text", "go_issues", "go_runtime_error", "not_evaluable"]
 
@@ -49,20 +53,25 @@ def parse_issues(text: str) -> list[CompileIssue]:
     return [i for i in issues if _ERROR_OPERAND not in i.message] or issues
 
 
-def go_error_text(text: str, source: str, type_names: Mapping[str, str], column_shift: int = 0) -> str:
+def go_error_text(text: str, source: str, type_names: Mapping[str, str], column_shift: int = 0,
+                  source_map: SourceMap | None = None) -> str:
     """The cel-go rendering (`issues.String()`) of a cel-expr-python compile error for `source`.
 
-    `column_shift` is the length of a prefix the compiled text had before `source` on its first line.
+    `column_shift` is the length of a prefix the compiled text had before `source` on its first line;
+    `source_map`, where the compiled text came from in `source` when calls were rewritten.
     """
-    return format_issues(go_issues(text, source, type_names, column_shift), source)
+    return format_issues(go_issues(text, source, type_names, column_shift, source_map), source)
 
 
-def go_issues(text: str, source: str, type_names: Mapping[str, str], column_shift: int = 0) -> list[CompileIssue]:
+def go_issues(text: str, source: str, type_names: Mapping[str, str], column_shift: int = 0,
+              source_map: SourceMap | None = None) -> list[CompileIssue]:
     """The entries of a cel-expr-python compile error for `source`, each worded as cel-go words it."""
     issues = parse_issues(text)
     for issue in issues:
         if issue.line == 1 and column_shift:
             issue.column = max(issue.column - column_shift, 1)
+    if source_map is not None and source_map.rewritten:
+        issues = source_map.in_source(issues, source)
     return [_go_issue(i, source, type_names) for i in issues]
 
 

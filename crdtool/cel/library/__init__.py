@@ -17,6 +17,7 @@ from google.protobuf import descriptor_pb2
 from crdtool.cel.library import format as format_lib
 from crdtool.cel.library import lists, net, opaque, quantity, regex, semver, strings, urls
 from crdtool.cel.library.functions import Library
+from crdtool.cel.sourcemap import SourceMap
 
 __all__ = ["callable_functions", "config", "descriptor_files", "functions", "functions_named", "rewrite",
            "runtime_functions"]
@@ -83,6 +84,7 @@ def descriptor_files() -> list[descriptor_pb2.FileDescriptorProto]:
     return opaque.descriptor_file()
 
 
-def rewrite(source: str) -> str:
-    """The rule as compiled here: calls cel-expr-python cannot express directly, rewritten."""
+def rewrite(source: str) -> SourceMap:
+    """The rule as compiled here (calls cel-expr-python cannot express directly, rewritten), with where
+    its text came from in the rule."""
     return format_lib.rewrite(source)

@@ -13,15 +13,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from cel_expr_python import cel
 
-from crdtool.cel.depth import SyntaxNode, syntax_nodes
 from crdtool.cel.library.functions import Library
 from crdtool.cel.library.opaque import cel_type, make
+from crdtool.cel.sourcemap import SourceMap
 from crdtool.model.gourl import URLError, parse_request_uri
 from crdtool.schema.apimachinery import names
 from crdtool.schema.values.formats import format_checker
+
+if TYPE_CHECKING:
+    from crdtool.cel.depth import SyntaxNode
 
 __all__ = ["ERRORS_FUNCTION", "KNOWN_FUNCTION", "NAMED_FUNCTION", "library", "rewrite"]
 
@@ -61,41 +65,54 @@ FORMATS = {
 }
 
 
-def rewrite(source: str) -> str:
+def rewrite(source: str) -> SourceMap:
     """`source` with its `format.named(N)` and `F.validate(S)` calls built from functions cel-expr-python
-    can run (see the module's docstring); unchanged when it has none or does not parse (the engine then
-    reports its errors)."""
+    can run (see the module's docstring), with where each part came from (errors are reported at the calls
+    as written); unchanged when it has none or does not parse (the engine then reports its errors)."""
+    rewritten = SourceMap.identity(source)
     if not _MAY_CALL.search(source):
-        return source
+        return rewritten
     for _ in range(source.count("named") + source.count("validate")):  # each pass rewrites one call
-        rewritten = _rewrite_innermost(source)
-        if rewritten is None:
+        once = _rewrite_innermost(rewritten)
+        if once is None:
             break
-        source = rewritten
-    return source
+        rewritten = once
+    return rewritten
 
 
-def _rewrite_innermost(source: str) -> str | None:
-    """`source` with one call rewritten, one that holds no other call to rewrite (None: there is none)."""
+#: The functions the rewrites call, by the function written (None: its errors are __formatKnown's twins).
+_WRITTEN = {KNOWN_FUNCTION: "format.named", NAMED_FUNCTION: None, ERRORS_FUNCTION: "validate"}
+
+
+def _rewrite_innermost(rewritten: SourceMap) -> SourceMap | None:
+    """One call rewritten, one that holds no other call to rewrite (None: there is none)."""
+    from crdtool.cel.depth import syntax_nodes  # a parser of its own, only for rules that call these
+
+    source = rewritten.text
     nodes = syntax_nodes(source)
     if not nodes:
         return None
     calls = [c for c in (_format_call(source, nodes, n) for n in nodes) if c is not None]
-    for start, end, kind, parts in calls:
-        if not any(start <= s and e <= end and (s, e) != (start, end) for s, e, _, _ in calls):  # holds no other
-            if kind == "named":
-                (name,) = parts
-                text = f"({KNOWN_FUNCTION}({name}) ? optional.of({NAMED_FUNCTION}({name})) : optional.none())"
-            else:
-                errors = f"{ERRORS_FUNCTION}({parts[0]}, {parts[1]})"
-                text = f"({errors}.size() == 0 ? optional.none() : optional.of({errors}))"
-            return source[:start] + text + source[end:]
+    for start, end, paren, kind, parts in calls:
+        if any(start <= s and e <= end and (s, e) != (start, end) for s, e, _, _, _ in calls):
+            continue  # it holds another: that one first
+        pieces: list[str | tuple[int, int]]
+        if kind == "named":
+            (name,) = parts
+            pieces = [f"({KNOWN_FUNCTION}(", name, f") ? optional.of({NAMED_FUNCTION}(", name,
+                      ")) : optional.none())"]
+        else:
+            receiver, argument = parts
+            errors: list[str | tuple[int, int]] = [f"{ERRORS_FUNCTION}(", receiver, ", ", argument, ")"]
+            pieces = ["(", *errors, ".size() == 0 ? optional.none() : optional.of(", *errors, "))"]
+        return rewritten.replaced(start, end, pieces, paren, _WRITTEN)
     return None
 
 
-def _format_call(source: str, nodes: list[SyntaxNode], call: SyntaxNode) -> tuple[int, int, str, list[str]] | None:
-    """A member call node that is `format.named(N)` or `F.validate(S)` (one argument): its span, which,
-    and the texts of its receiver (validate) and argument."""
+def _format_call(source: str, nodes: list[SyntaxNode], call: SyntaxNode
+                 ) -> tuple[int, int, int, str, list[tuple[int, int]]] | None:
+    """A member call node that is `format.named(N)` or `F.validate(S)` (one argument): its span, its
+    opening parenthesis, which, and the spans of its receiver (validate) and argument."""
     if call.kind != "call" or call.name not in ("named", "validate"):
         return None
     inside = [n for n in nodes if call.start <= n.start and n.end <= call.end and n is not call]
@@ -111,10 +128,10 @@ def _format_call(source: str, nodes: list[SyntaxNode], call: SyntaxNode) -> tupl
                                                  for o in arguments)]
     if len(outermost) != 1:
         return None
-    argument = source[outermost[0].start:outermost[0].end]
+    argument = (outermost[0].start, outermost[0].end)
     if call.name == "named":
-        return call.start, call.end, "named", [argument]
-    return call.start, call.end, "validate", [source[receiver.start:receiver.end], argument]
+        return call.start, call.end, opening.end() - 1, "named", [argument]
+    return call.start, call.end, opening.end() - 1, "validate", [(receiver.start, receiver.end), argument]
 
 
 def library(lib: Library) -> None:

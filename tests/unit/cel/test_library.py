@@ -19,11 +19,11 @@ CHECK = cel.NewEnv(descriptor_pool=environment.library_pool(), config=libraries.
 
 
 def run(expr: str, self: Any = None) -> Any:
-    return ENV.compile(rewrite(expr)).eval(data={"self": self}).value()
+    return ENV.compile(rewrite(expr).text).eval(data={"self": self}).value()
 
 
 def error_text(expr: str, self: Any = None) -> str:
-    value = ENV.compile(rewrite(expr)).eval(data={"self": self})
+    value = ENV.compile(rewrite(expr).text).eval(data={"self": self})
     assert value.type() == cel.Type.ERROR, value.value()
     return str(value.value())
 
@@ -189,7 +189,7 @@ LACKING = ["math.greatest(1, 2)", "'abc'.reverse()", "base64.encode(b'a')", "[tr
 @pytest.mark.parametrize("expr", LACKING)
 def test_functions_the_apiserver_lacks_do_not_compile(expr: str) -> None:
     with pytest.raises(Exception, match="undeclared reference|no matching overload"):
-        CHECK.compile(rewrite(expr))
+        CHECK.compile(rewrite(expr).text)
 
 
 def test_type_errors_name_the_apiserver_types() -> None:
@@ -206,7 +206,7 @@ def test_descriptor_files_declare_the_opaque_types() -> None:
 def _checked(env: cel.Env, expr: str) -> str:
     """What checking `expr` in `env` gives: its result type or the error's text."""
     try:
-        return str(env.compile(rewrite(expr)).return_type())
+        return str(env.compile(rewrite(expr).text).return_type())
     except RuntimeError as err:
         return str(err)
 
@@ -231,7 +231,7 @@ def test_format_calls_are_rewritten_innermost_first_from_the_syntax_tree() -> No
 
     named = "(__formatKnown('uri') ? optional.of(__formatNamed('uri')) : optional.none())"
     errors = f"__formatErrors({named}.value(), self.s)"
-    assert rewrite("format.named('uri').value().validate(self.s).hasValue()") == \
+    assert rewrite("format.named('uri').value().validate(self.s).hasValue()").text == \
         f"({errors}.size() == 0 ? optional.none() : optional.of({errors})).hasValue()"
     for untouched in ["self.validate(1, 2)", "'format.named(1)'", "other.named('x')", "format.named(", "named(1)"]:
-        assert rewrite(untouched) == untouched
+        assert rewrite(untouched).text == untouched

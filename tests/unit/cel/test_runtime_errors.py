@@ -230,7 +230,7 @@ ROWS: list[tuple[str, Any, str]] = [
 
 
 def _runtime_error(expr: str, value: Any) -> str:
-    outcome = ENV.compile(rewrite(expr)).eval(data={"self": value})
+    outcome = ENV.compile(rewrite(expr).text).eval(data={"self": value})
     assert outcome.type() == cel.Type.ERROR, outcome.value()
     return go_runtime_error(str(outcome.value()))
 

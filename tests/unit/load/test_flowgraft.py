@@ -37,7 +37,7 @@ def _outcome(compose, text: str) -> Any:
     try:
         return flat(compose(text))
     except (YAMLInputError, yaml.YAMLError) as err:
-        error = yamlreader._syntax_error(err) if isinstance(err, yaml.YAMLError) else err
+        error = yamlreader._syntax_error(err, text) if isinstance(err, yaml.YAMLError) else err
         return (error.message, error.line, error.column)
 
 

@@ -118,7 +118,7 @@ def test_text_libyaml_reads_otherwise_or_refuses_is_left_tolibyaml_trees(text: s
     try:
         expected: Any = flat(libyaml_trees(deep))
     except yaml.YAMLError as err:
-        expected = str(yamlreader._syntax_error(err))
+        expected = str(yamlreader._syntax_error(err, deep))
     try:
         got: Any = flat(compose_documents(deep))
     except YAMLInputError as err:

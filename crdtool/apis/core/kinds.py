@@ -7,15 +7,17 @@ apis.handler runs."""
 from __future__ import annotations
 
 import base64
+from dataclasses import replace
 from typing import Any
 
 from crdtool.apis.core.meta import validate_kube_finalizer_name
 from crdtool.apis.core.names import is_config_map_key
+from crdtool.apis.core.podannotations import is_valid_deletion_cost, validate_pod_specific_annotations
 from crdtool.apis.core.pods import (
     DEFAULT_OPTIONS,
+    PodValidationOptions,
     validate_apparmor_annotations_and_fields_match_on_create,
     validate_pod_spec,
-    validate_pod_specific_annotations,
     validate_seccomp_annotations_and_fields,
 )
 from crdtool.model.errors import FieldError
@@ -55,14 +57,18 @@ def validate_pod_update(new: dict[str, Any], old: dict[str, Any]) -> list[FieldE
     from crdtool.apis.core.podupdate import validate_pod_spec_update, validate_pod_specific_annotation_updates
 
     annotations = Path.root("metadata", "annotations")
-    errs = _validate_pod_metadata_and_spec(new, merge_label_keys=False)
+    old_annotations = (old.get("metadata") or {}).get("annotations") or {}
+    opts = replace(DEFAULT_OPTIONS, allow_invalid_pod_deletion_cost=not is_valid_deletion_cost(old_annotations))
+    errs = _validate_pod_metadata_and_spec(new, opts, merge_label_keys=False)
     errs += validate_pod_specific_annotation_updates(new, old, annotations)
     meta = new.get("metadata") or {}
-    errs += validate_pod_specific_annotations(meta.get("annotations"), new.get("spec") or {}, annotations)
+    errs += validate_pod_specific_annotations(meta.get("annotations"), new.get("spec") or {}, annotations,
+                                              opts.allow_invalid_pod_deletion_cost)
     return errs + validate_pod_spec_update(new.get("spec") or {}, old.get("spec") or {})
 
 
-def _validate_pod_metadata_and_spec(pod: dict[str, Any], merge_label_keys: bool = True) -> list[FieldError]:
+def _validate_pod_metadata_and_spec(pod: dict[str, Any], opts: PodValidationOptions = DEFAULT_OPTIONS,
+                                    merge_label_keys: bool = True) -> list[FieldError]:
     """validatePodMetadataAndSpec beyond ValidateObjectMeta: the pod-specific annotations,
     ValidatePodSpec with the pod's metadata, service account tokens only with a service account,
     container images without surrounding whitespace. `merge_label_keys`: the create strategy has
@@ -71,8 +77,8 @@ def _validate_pod_metadata_and_spec(pod: dict[str, Any], merge_label_keys: bool 
 
     meta = pod.get("metadata") or {}
     spec = pod.get("spec") or {}
-    opts = DEFAULT_OPTIONS
-    errs = validate_pod_specific_annotations(meta.get("annotations"), spec, Path.root("metadata", "annotations"))
+    errs = validate_pod_specific_annotations(meta.get("annotations"), spec, Path.root("metadata", "annotations"),
+                                             opts.allow_invalid_pod_deletion_cost)
     spec_meta = meta if merge_label_keys else {k: v for k, v in meta.items() if k != "labels"}
     errs += validate_pod_spec(spec, spec_meta, _SPEC, opts, resource_is_pod=True)
     if not spec.get("serviceAccountName"):

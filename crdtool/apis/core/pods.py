@@ -8,6 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from crdtool.apis.core.podannotations import (
+    APPARMOR_CONTAINER,
+    LOCALHOST,
+    SECCOMP_CONTAINER,
+    SECCOMP_POD,
+    validate_pod_specific_annotations,
+)
 from crdtool.apis.fieldchecks import validate_ip_for_legacy_field, validate_qualified_name
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.path import Path
@@ -36,6 +43,9 @@ class PodValidationOptions:
     resource_is_pod: bool = False
     #: PodLevelResourcesEnabled (PodLevelResources, on by default since 1.34).
     pod_level_resources: bool = True
+    #: AllowInvalidPodDeletionCost: off (PodDeletionCost is on), except for an update of a pod whose
+    #: deletion cost was already invalid.
+    allow_invalid_pod_deletion_cost: bool = False
 
 
 DEFAULT_OPTIONS = PodValidationOptions()
@@ -52,7 +62,8 @@ def validate_pod_template_spec(template: dict[str, Any] | None, path: Path,
     spec = template.get("spec") or {}
     errs = validate_labels(meta.get("labels"), path.child("labels"))
     errs += validate_annotations(meta.get("annotations"), path.child("annotations"))
-    errs += validate_pod_specific_annotations(meta.get("annotations"), spec, path.child("annotations"))
+    errs += validate_pod_specific_annotations(meta.get("annotations"), spec, path.child("annotations"),
+                                              opts.allow_invalid_pod_deletion_cost)
     errs += validate_pod_spec(spec, None, path.child("spec"), opts)
     annotations = meta.get("annotations") or {}
     errs += validate_seccomp_annotations_and_fields(annotations, spec, path.child("spec"))
@@ -63,26 +74,20 @@ def validate_pod_template_spec(template: dict[str, Any] | None, path: Path,
     return errs
 
 
-_SECCOMP_POD = "seccomp.security.alpha.kubernetes.io/pod"
-_SECCOMP_CONTAINER = "container.seccomp.security.alpha.kubernetes.io/"
-_APPARMOR_CONTAINER = "container.apparmor.security.beta.kubernetes.io/"
-_LOCALHOST = "localhost/"
-
-
 def validate_seccomp_annotations_and_fields(annotations: dict[str, Any], spec: dict[str, Any],
                                             spec_path: Path) -> list[FieldError]:
     """validateSeccompAnnotationsAndFields (a Pod's on create, a pod template's): where a seccomp
     annotation and field both exist, they agree. `spec_path` is the pod spec's."""
     errs: list[FieldError] = []
     pod_profile = (spec.get("securityContext") or {}).get("seccompProfile")
-    if pod_profile is not None and _SECCOMP_POD in annotations:
-        errs += _seccomp_match(annotations[_SECCOMP_POD], pod_profile,
+    if pod_profile is not None and SECCOMP_POD in annotations:
+        errs += _seccomp_match(annotations[SECCOMP_POD], pod_profile,
                                spec_path.child("securityContext", "seccompProfile"))
     from crdtool.apis.core.security import visit_containers
 
     for c, at in visit_containers(spec, spec_path):
         profile = (c.get("securityContext") or {}).get("seccompProfile")
-        key = _SECCOMP_CONTAINER + (c.get("name") or "")
+        key = SECCOMP_CONTAINER + (c.get("name") or "")
         if profile is not None and key in annotations:
             errs += _seccomp_match(annotations[key], profile, at.child("securityContext", "seccompProfile"))
     return errs
@@ -96,9 +101,9 @@ def _seccomp_match(annotation: str, profile: dict[str, Any], path: Path) -> list
     if kind == "RuntimeDefault" and annotation not in ("runtime/default", "docker/default"):
         return mismatch
     if kind == "Localhost":
-        if not annotation.startswith(_LOCALHOST):
+        if not annotation.startswith(LOCALHOST):
             return mismatch
-        if annotation.removeprefix(_LOCALHOST) != profile.get("localhostProfile"):
+        if annotation.removeprefix(LOCALHOST) != profile.get("localhostProfile"):
             return [FieldError.forbidden(path.child("localhostProfile"),
                                          "seccomp profile in annotation and field must match")]
     return []
@@ -117,7 +122,7 @@ def validate_apparmor_annotations_and_fields_match_on_create(annotations: dict[s
     errs: list[FieldError] = []
     for c, at in visit_containers(spec, spec_path):
         profile = (c.get("securityContext") or {}).get("appArmorProfile") or pod_profile
-        annotation = annotations.get(_APPARMOR_CONTAINER + (c.get("name") or ""))
+        annotation = annotations.get(APPARMOR_CONTAINER + (c.get("name") or ""))
         if profile is None or annotation is None:
             continue
         path = at.child("securityContext", "appArmorProfile")
@@ -127,36 +132,12 @@ def validate_apparmor_annotations_and_fields_match_on_create(annotations: dict[s
         if expected is not None and annotation != expected:
             errs.append(mismatch)
         elif kind == "Localhost":
-            if not annotation.startswith(_LOCALHOST):
+            if not annotation.startswith(LOCALHOST):
                 errs.append(mismatch)
-            elif annotation.removeprefix(_LOCALHOST) != profile.get("localhostProfile"):
+            elif annotation.removeprefix(LOCALHOST) != profile.get("localhostProfile"):
                 errs.append(FieldError.forbidden(path.child("localhostProfile"),
                                                  "apparmor profile in annotation and field must match"))
     return errs
-
-
-def validate_pod_specific_annotations(annotations: dict[str, str] | None, spec: dict[str, Any],
-                                      path: Path) -> list[FieldError]:
-    """ValidatePodSpecificAnnotations: the mirror pod annotation needs spec.nodeName; a deletion cost
-    is a 32-bit integer."""
-    annotations = annotations or {}
-    errs: list[FieldError] = []
-    mirror = "kubernetes.io/config.mirror"
-    if mirror in annotations and not spec.get("nodeName"):
-        errs.append(FieldError.invalid(path.key(mirror), annotations[mirror],
-                                       "must set spec.nodeName if mirror pod annotation is set"))
-    cost = "controller.kubernetes.io/pod-deletion-cost"
-    if cost in annotations and not _is_int32(annotations[cost]):
-        errs.append(FieldError.invalid(path.key(cost), annotations[cost], "must be a 32bit integer"))
-    return errs
-
-
-def _is_int32(text: str) -> bool:
-    """strconv.ParseInt(text, 10, 32) succeeds."""
-    body = text[1:] if text[:1] in "+-" else text
-    if not body or not body.isascii() or not body.isdigit():
-        return False
-    return -(2**31) <= int(text) <= 2**31 - 1
 
 
 def validate_pod_spec(spec: dict[str, Any], pod_meta: dict[str, Any] | None, path: Path,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from crdtool.apis.core.podannotations import APPARMOR_CONTAINER, MIRROR
 from crdtool.apis.core.pods import validate_tolerations
 from crdtool.model.errors import FieldError
 from crdtool.model.gofmt import go_json
@@ -31,8 +32,6 @@ UPDATABLE_FIELDS = (
     "`spec.tolerations` (only additions to existing tolerations)",
     "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
 )
-_APPARMOR_PREFIX = "container.apparmor.security.beta.kubernetes.io/"
-_MIRROR = "kubernetes.io/config.mirror"
 
 
 def validate_pod_specific_annotation_updates(new: dict[str, Any], old: dict[str, Any], path: Path) -> list[FieldError]:
@@ -44,16 +43,16 @@ def validate_pod_specific_annotation_updates(new: dict[str, Any], old: dict[str,
     for key, value in old_ann.items():
         if key in new_ann and new_ann[key] == value:
             continue
-        if key.startswith(_APPARMOR_PREFIX):
+        if key.startswith(APPARMOR_CONTAINER):
             errs.append(FieldError.forbidden(path.key(key), "may not remove or update AppArmor annotations"))
-        if key == _MIRROR:
+        if key == MIRROR:
             errs.append(FieldError.forbidden(path.key(key), "may not remove or update mirror pod annotation"))
     for key in new_ann:
         if key in old_ann:
             continue
-        if key.startswith(_APPARMOR_PREFIX):
+        if key.startswith(APPARMOR_CONTAINER):
             errs.append(FieldError.forbidden(path.key(key), "may not add AppArmor annotations"))
-        if key == _MIRROR:
+        if key == MIRROR:
             errs.append(FieldError.forbidden(path.key(key), "may not add mirror pod annotation"))
     return errs
 

@@ -18,7 +18,6 @@ from cel_expr_python import cel
 
 from crdtool.cel import checked_ast, cost, environment, library, list_semantics, unbounded
 from crdtool.cel.protos import SchemaTypes, UndeclarableError, build_schema_types, renumbered, selectable_names
-from crdtool.cel.sourcemap import SourceMap
 from crdtool.cel.types import DeclType, DeclTypes, schema_decl_type
 from crdtool.model.gofmt import go_trim_space
 from crdtool.model.path import Path
@@ -28,6 +27,7 @@ from crdtool.schema.structural.structural import Structural, valid_field_path
 if TYPE_CHECKING:
     from crdtool.cache import Cache
     from crdtool.cel import deep
+    from crdtool.cel.sourcemap import SourceMap
 
 __all__ = ["CompiledRule", "NodeRules", "TooDeepError", "check_expression", "compile_node", "rule_compiler"]
 
@@ -348,6 +348,7 @@ def _compile_text(env: cel.Env, source: str, types: SchemaTypes, optional_old_se
     columns the optionalOldSelf wrapping added before its first line. Raises TooDeepError."""
     from crdtool.cel.numeric import widen_literals
     from crdtool.cel.quiet import quiet_stderr
+    from crdtool.cel.sourcemap import SourceMap
 
     rewritten = library.rewrite(source)
     error = ""
@@ -415,6 +416,8 @@ def _check_deep(source: str, types: SchemaTypes, optional_old_self: bool
         raise TooDeepError(str(err)) from None
     if checked is None:
         return None, format_issues(issues, source), source
+    from crdtool.cel.sourcemap import SourceMap
+
     validator = _validator_issues(source, SourceMap.identity(source), lambda: checked.ast, types, 0)
     if validator is not None:
         return None, validator, source

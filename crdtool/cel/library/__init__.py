@@ -10,6 +10,7 @@ Authz is not available to CRD rules.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 from cel_expr_python import cel
 from google.protobuf import descriptor_pb2
@@ -17,7 +18,9 @@ from google.protobuf import descriptor_pb2
 from crdtool.cel.library import format as format_lib
 from crdtool.cel.library import lists, net, opaque, quantity, regex, semver, strings, urls
 from crdtool.cel.library.functions import Library
-from crdtool.cel.sourcemap import SourceMap
+
+if TYPE_CHECKING:
+    from crdtool.cel.sourcemap import SourceMap
 
 __all__ = ["callable_functions", "config", "descriptor_files", "functions", "functions_named", "rewrite",
            "runtime_functions"]

@@ -19,13 +19,13 @@ from cel_expr_python import cel
 
 from crdtool.cel.library.functions import Library
 from crdtool.cel.library.opaque import cel_type, make
-from crdtool.cel.sourcemap import SourceMap
 from crdtool.model.gourl import URLError, parse_request_uri
 from crdtool.schema.apimachinery import names
 from crdtool.schema.values.formats import format_checker
 
 if TYPE_CHECKING:
     from crdtool.cel.depth import SyntaxNode
+    from crdtool.cel.sourcemap import SourceMap
 
 __all__ = ["ERRORS_FUNCTION", "KNOWN_FUNCTION", "NAMED_FUNCTION", "library", "rewrite"]
 
@@ -69,6 +69,8 @@ def rewrite(source: str) -> SourceMap:
     """`source` with its `format.named(N)` and `F.validate(S)` calls built from functions cel-expr-python
     can run (see the module's docstring), with where each part came from (errors are reported at the calls
     as written); unchanged when it has none or does not parse (the engine then reports its errors)."""
+    from crdtool.cel.sourcemap import SourceMap  # compiling only: a run whose rules are cached needs none
+
     rewritten = SourceMap.identity(source)
     if not _MAY_CALL.search(source):
         return rewritten

@@ -27,6 +27,7 @@ from crdtool.schema.structural.structural import Structural, valid_field_path
 if TYPE_CHECKING:
     from crdtool.cache import Cache
     from crdtool.cel import deep
+    from crdtool.cel.errors import CompileIssue
     from crdtool.cel.sourcemap import SourceMap
 
 __all__ = ["CompiledRule", "NodeRules", "TooDeepError", "check_expression", "compile_node", "rule_compiler"]
@@ -321,7 +322,7 @@ def _check(source: str, types: SchemaTypes, optional_old_self: bool, env: cel.En
     `env` is the checking environment (by default the rule's, declaring `self` and `oldSelf` of `types`).
     A rule nested deeper than the CEL runtime parses is checked in pieces (crdtool.cel.deep); an
     expression checked in another environment raises TooDeepError then."""
-    from crdtool.cel.errors import go_error_text
+    from crdtool.cel.errors import format_issues, go_issues
 
     rule_env = env is None
     if env is None:
@@ -333,12 +334,61 @@ def _check(source: str, types: SchemaTypes, optional_old_self: bool, env: cel.En
             raise
         return _check_deep(source, types, optional_old_self)
     if error is not None:
-        return None, go_error_text(error, source, types.type_names, column_shift=shift, source_map=rewritten), source
+        issues = go_issues(error, source, types.type_names, column_shift=shift, source_map=rewritten)
+        return None, format_issues(_member_calls_of_globals(issues, source, env, types), source), source
     assert checked is not None, "compiled without error"
     issues = _validator_issues(source, rewritten, lambda: _decoded(checked), types, shift)
     if issues is not None:
         return None, issues, source
     return checked, None, rewritten.text
+
+
+_UNDECLARED = re.compile(r"undeclared reference to '(\w+)' \(in container ''\)")
+
+
+def _member_calls_of_globals(issues: list[CompileIssue], source: str, env: cel.Env, types: SchemaTypes
+                             ) -> list[CompileIssue]:
+    """cel-go's error for a member call of a library function declared only as a global one (`q.sign()`):
+    no matching overload, applied to the receiver's and arguments' types, where the engine says the name
+    is undeclared. Left as it is when a part does not compile on its own."""
+    from crdtool.cel.admission import cel_go_type_name
+    from crdtool.cel.depth import syntax_nodes
+
+    for issue in issues:
+        m = _UNDECLARED.fullmatch(issue.message)
+        if m is None or m.group(1) not in library.global_only_functions():
+            continue
+        lines = source.split("\n")
+        offset = sum(len(line) + 1 for line in lines[:issue.line - 1]) + issue.column - 1
+        parts = _member_call_parts(source, syntax_nodes(source) or [], m.group(1), offset)
+        texts = []
+        for part in parts or ():
+            checked, error, _, _ = _compile_text(env, part, types, False)
+            if checked is None:
+                break
+            texts.append(cel_go_type_name(checked.return_type(), types.type_names))
+        else:
+            if parts:
+                issue.message = (f"found no matching overload for '{m.group(1)}' applied to "
+                                 f"'{texts[0]}.({', '.join(texts[1:])})'")
+    return issues
+
+
+def _member_call_parts(source: str, nodes: list, name: str, paren: int) -> list[str] | None:
+    """The receiver's and arguments' texts of the member call `name` whose opening parenthesis is at
+    `paren`, or None."""
+    for call in nodes:
+        if call.kind != "call" or call.name != name:
+            continue
+        inside = [n for n in nodes if call.start <= n.start and n.end <= call.end and n is not call]
+        receiver = max((n for n in inside if n.start == call.start), key=lambda n: n.end, default=None)
+        if receiver is None or source.find("(", receiver.end) != paren:
+            continue
+        arguments = [n for n in inside if n.start > paren]
+        outermost = [n for n in arguments if not any(o.start <= n.start and n.end <= o.end and o is not n
+                                                     for o in arguments)]
+        return [source[n.start:n.end] for n in (receiver, *outermost)]
+    return None
 
 
 def _compile_text(env: cel.Env, source: str, types: SchemaTypes, optional_old_self: bool

@@ -22,8 +22,8 @@ from crdtool.cel.library.functions import Library
 if TYPE_CHECKING:
     from crdtool.cel.sourcemap import SourceMap
 
-__all__ = ["callable_functions", "config", "descriptor_files", "functions", "functions_named", "rewrite",
-           "runtime_functions"]
+__all__ = ["callable_functions", "config", "descriptor_files", "functions", "functions_named", "global_only_functions",
+           "rewrite", "runtime_functions"]
 
 # cel-expr-python's own extensions; its lists library stops at version 2 (cel-go's version 3 adds
 # first() and last(), which are missing here). The strings extension (version 2) is written in Python
@@ -56,6 +56,11 @@ def functions() -> list[cel.FunctionDecl]:
     """The Kubernetes functions with their precise types, for type-checking rules (made once: every
     rule-bearing schema node's checking environment declares them; do not change the list)."""
     return _library().declarations()
+
+
+def global_only_functions() -> frozenset[str]:
+    """The library's functions that have no member overload."""
+    return _library().global_only()
 
 
 def functions_named(names: frozenset[str]) -> list[cel.FunctionDecl]:

@@ -36,6 +36,10 @@ class Library:
         """The functions' names, in the order of their declarations."""
         return list(self._overloads)
 
+    def global_only(self) -> frozenset[str]:
+        """The functions declared with no member overload (`sign(q)`, never `q.sign()`)."""
+        return frozenset(name for name, overloads in self._overloads.items() if not any(o[3] for o in overloads))
+
     def declarations(self) -> list[cel.FunctionDecl]:
         """For type checking: every overload with its own types (implementations are not run)."""
         return [cel.FunctionDecl(name, [cel.Overload(overload_id, result, params, member, _unused)

@@ -157,3 +157,18 @@ def test_a_wide_type_narrowed_to_some_fields_is_not_shared_with_rules_naming_oth
     for i in (1, 2):
         node = compile_node(_node([{"rule": f"self.f{i} > 0"}], props), False)
         assert node.rules[0].compilation.error_detail == ""
+
+
+def test_a_global_library_function_called_as_a_member_is_cel_gos_no_matching_overload() -> None:
+    """sign(), isQuantity(), url() ... have no member overload: cel-go names the receiver's and the
+    arguments' types; a name the library does not declare stays an undeclared reference."""
+    rules = [{"rule": "quantity(self.name).add(quantity('1')).sign() == 1"}, {"rule": "self.name.isQuantity()"},
+             {"rule": "self.name.quantity('x') == quantity('1')"}, {"rule": "self.name.nosuch()"}]
+    node = compile_node(_node(rules), False)
+    assert [r.compilation.error_detail.split("\n")[0] for r in node.rules] == [
+        "compilation failed: ERROR: <input>:1:44: found no matching overload for 'sign' applied to "
+        "'kubernetes.Quantity.()'",
+        "compilation failed: ERROR: <input>:1:21: found no matching overload for 'isQuantity' applied to 'string.()'",
+        "compilation failed: ERROR: <input>:1:19: found no matching overload for 'quantity' applied to "
+        "'string.(string)'",
+        "compilation failed: ERROR: <input>:1:17: undeclared reference to 'nosuch' (in container '')"]

@@ -377,17 +377,12 @@ def _member_calls_of_globals(issues: list[CompileIssue], source: str, env: cel.E
 def _member_call_parts(source: str, nodes: list, name: str, paren: int) -> list[str] | None:
     """The receiver's and arguments' texts of the member call `name` whose opening parenthesis is at
     `paren`, or None."""
+    from crdtool.cel.depth import member_call
+
     for call in nodes:
-        if call.kind != "call" or call.name != name:
-            continue
-        inside = [n for n in nodes if call.start <= n.start and n.end <= call.end and n is not call]
-        receiver = max((n for n in inside if n.start == call.start), key=lambda n: n.end, default=None)
-        if receiver is None or source.find("(", receiver.end) != paren:
-            continue
-        arguments = [n for n in inside if n.start > paren]
-        outermost = [n for n in arguments if not any(o.start <= n.start and n.end <= o.end and o is not n
-                                                     for o in arguments)]
-        return [source[n.start:n.end] for n in (receiver, *outermost)]
+        parts = member_call(source, nodes, call) if call.name == name else None
+        if parts is not None and parts.paren == paren:
+            return [source[n.start:n.end] for n in (parts.receiver, *parts.arguments)]
     return None
 
 

@@ -26,7 +26,8 @@ import sys
 from collections import defaultdict
 from dataclasses import dataclass
 
-__all__ = ["MAX_CODE_POINTS", "MAX_RECURSION_DEPTH", "SyntaxNode", "parser_limit_error", "syntax_nodes"]
+__all__ = ["MAX_CODE_POINTS", "MAX_RECURSION_DEPTH", "MemberCall", "SyntaxNode", "member_call", "parser_limit_error",
+           "syntax_nodes"]
 
 MAX_RECURSION_DEPTH = 250  # cel-go's default maxRecursionDepth
 MAX_CODE_POINTS = 100_000  # cel-go's default expressionSizeCodePointLimit
@@ -61,6 +62,31 @@ class SyntaxNode:
     start: int
     end: int
     name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MemberCall:
+    """The parts of a member call `receiver.name(arguments...)`: the receiver's node, the offset of the
+    opening parenthesis, and the arguments' nodes."""
+
+    receiver: SyntaxNode
+    paren: int
+    arguments: list[SyntaxNode]
+
+
+def member_call(source: str, nodes: list[SyntaxNode], call: SyntaxNode) -> MemberCall | None:
+    """The parts of a member call node (`syntax_nodes(source)` are `nodes`), or None for another node."""
+    if call.kind != "call":
+        return None
+    inside = [n for n in nodes if call.start <= n.start and n.end <= call.end and n is not call]
+    receiver = max((n for n in inside if n.start == call.start), key=lambda n: n.end, default=None)
+    paren = source.find("(", receiver.end, call.end) if receiver is not None else -1
+    if receiver is None or paren < 0:
+        return None
+    arguments = [n for n in inside if n.start > paren]
+    outermost = [n for n in arguments if not any(o.start <= n.start and n.end <= o.end and o is not n
+                                                 for o in arguments)]
+    return MemberCall(receiver, paren, outermost)
 
 
 def parser_limit_error(source: str) -> str | None:

@@ -33,8 +33,6 @@ NAMED_FORMAT = "kubernetes.NamedFormat"
 ERRORS_FUNCTION = "__formatErrors"
 KNOWN_FUNCTION = "__formatKnown"
 NAMED_FUNCTION = "__formatNamed"
-_VALIDATE_CALL = re.compile(r"\s*\.\s*validate\s*\(")
-_NAMED_CALL = re.compile(r"format\s*\.\s*named\s*\(")
 _MAY_CALL = re.compile(r"\b(?:named|validate)\s*\(")
 
 
@@ -115,25 +113,17 @@ def _format_call(source: str, nodes: list[SyntaxNode], call: SyntaxNode
                  ) -> tuple[int, int, int, str, list[tuple[int, int]]] | None:
     """A member call node that is `format.named(N)` or `F.validate(S)` (one argument): its span, its
     opening parenthesis, which, and the spans of its receiver (validate) and argument."""
-    if call.kind != "call" or call.name not in ("named", "validate"):
+    from crdtool.cel.depth import member_call
+
+    parts = member_call(source, nodes, call) if call.name in ("named", "validate") else None
+    if parts is None or len(parts.arguments) != 1:
         return None
-    inside = [n for n in nodes if call.start <= n.start and n.end <= call.end and n is not call]
-    receiver = max((n for n in inside if n.start == call.start), key=lambda n: n.end, default=None)
-    if receiver is None:
-        return None
-    opening = (_NAMED_CALL if call.name == "named" else _VALIDATE_CALL).match(
-        source, call.start if call.name == "named" else receiver.end)
-    if opening is None or (call.name == "named" and source[receiver.start:receiver.end] != "format"):
-        return None
-    arguments = [n for n in inside if n.start >= opening.end()]
-    outermost = [n for n in arguments if not any(o.start <= n.start and n.end <= o.end and o is not n
-                                                 for o in arguments)]
-    if len(outermost) != 1:
-        return None
-    argument = (outermost[0].start, outermost[0].end)
+    receiver, (argument,) = (parts.receiver.start, parts.receiver.end), parts.arguments
     if call.name == "named":
-        return call.start, call.end, opening.end() - 1, "named", [argument]
-    return call.start, call.end, opening.end() - 1, "validate", [(receiver.start, receiver.end), argument]
+        if source[receiver[0]:receiver[1]] != "format":
+            return None
+        return call.start, call.end, parts.paren, "named", [(argument.start, argument.end)]
+    return call.start, call.end, parts.paren, "validate", [receiver, (argument.start, argument.end)]
 
 
 def library(lib: Library) -> None:

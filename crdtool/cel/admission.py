@@ -35,13 +35,13 @@ from crdtool.cel import environment, library, unbounded
 from crdtool.cel.checked_ast import CheckedAst, decode
 from crdtool.cel.compiler import TooDeepError, check_expression
 from crdtool.cel.depth import parser_limit_error
-from crdtool.cel.errors import go_runtime_error, not_evaluable
+from crdtool.cel.errors import cel_go_type_name, go_runtime_error, not_evaluable, split_types
 from crdtool.cel.protos import SchemaTypes, build_schema_types
 from crdtool.cel.sized import PER_CALL_LIMIT
 from crdtool.cel.types import DeclField, DeclType
 
 __all__ = ["BOOL", "NULL", "STRING", "ANY", "AdmissionCompiler", "Compiled", "Composition", "Evaluation",
-           "PatchTypes", "TypedObjects", "Variable", "cel_go_type_name", "eval_env", "evaluate", "reads_variable"]
+           "PatchTypes", "TypedObjects", "Variable", "eval_env", "evaluate", "reads_variable"]
 
 #: The return types an expression kind allows (ExpressionAccessor.ReturnTypes).
 BOOL, STRING, NULL, ANY = "bool", "string", "null_type", "any"
@@ -586,41 +586,6 @@ def eval_env(files: Sequence[descriptor_pb2.FileDescriptorProto] = (),
                       functions=[*library.runtime_functions(), read, *unbounded.declarations(), *functions])
 
 
-_SIMPLE_NAMES = {"INT": "int", "UINT": "uint", "DOUBLE": "double", "BOOL": "bool", "STRING": "string",
-                 "BYTES": "bytes", "NULL": "null_type", "DYN": "dyn", "DURATION": "google.protobuf.Duration",
-                 "TIMESTAMP": "google.protobuf.Timestamp"}
-
-
-def cel_go_type_name(t: cel.Type, type_names: Mapping[str, str] | None = None) -> str:
-    """cel-go's `Type.String()` of a checked type."""
-    return _type_text(t.name(), type_names or {})
-
-
-def _type_text(name: str, type_names: Mapping[str, str]) -> str:
-    if name in _SIMPLE_NAMES:
-        return _SIMPLE_NAMES[name]
-    head, sep, rest = name.partition("<")
-    if sep and rest.endswith(">"):
-        params = [_type_text(p, type_names) for p in _split(rest[:-1])]
-        base = {"LIST": "list", "MAP": "map", "TYPE": "type"}.get(head, head)
-        return f"{base}({', '.join(params)})"
-    return type_names.get(name, name)
-
-
-def _split(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    parts.append(text[start:].strip())
-    return parts
-
-
 def _decl_type(t: cel.Type) -> DeclType:
     """convertCelTypeToDeclType: a variable's output type as later expressions see it (objects, and
     maps keyed by other than strings, are dyn)."""
@@ -636,7 +601,7 @@ def _decl_type_name(name: str) -> DeclType:
     if head == "LIST":
         return _list(_decl_type_name(rest[:-1]))
     if head == "MAP":
-        key, value = _split(rest[:-1])
+        key, value = split_types(rest[:-1], "<>")
         if key == "STRING":
             return _map(_decl_type_name(value))
     return DeclType("dyn")

@@ -351,8 +351,8 @@ def _member_calls_of_globals(issues: list[CompileIssue], source: str, env: cel.E
     """cel-go's error for a member call of a library function declared only as a global one (`q.sign()`):
     no matching overload, applied to the receiver's and arguments' types, where the engine says the name
     is undeclared. Left as it is when a part does not compile on its own."""
-    from crdtool.cel.admission import cel_go_type_name
     from crdtool.cel.depth import syntax_nodes
+    from crdtool.cel.errors import cel_go_type_name
 
     for issue in issues:
         m = _UNDECLARED.fullmatch(issue.message)

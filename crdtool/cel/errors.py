@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING
 from crdtool.model.goregexp import re2_error_to_go
 
 if TYPE_CHECKING:
+    from cel_expr_python import cel
+
     from crdtool.cel.sourcemap import SourceMap
 
-__all__ = ["CompileIssue", "format_issues", "go_error_text", "go_issues", "go_runtime_error", "not_evaluable",
-           "source_location"]
+__all__ = ["CompileIssue", "cel_go_type_name", "format_issues", "go_error_text", "go_issues", "go_runtime_error",
+           "not_evaluable", "source_location", "split_types"]
 
 _STATUS_PREFIX = re.compile(r"^(?!ERROR: )[A-Z_]+: ")
 _STATUS_SUFFIX = re.compile(r" \[[A-Z_]+\]$")
@@ -112,7 +114,7 @@ def _go_issue(issue: CompileIssue, source: str, type_names: Mapping[str, str]) -
         message = f"type '{m.group(1)}' does not support field selection"
     m = _OVERLOAD.match(message)
     if m:
-        function, args = m.group(1), _split_types(m.group(2))
+        function, args = m.group(1), split_types(m.group(2))
         if _is_member_call(source, issue, function) and args:
             message = f"found no matching overload for '{function}' applied to '{args[0]}.({', '.join(args[1:])})'"
         else:
@@ -121,13 +123,15 @@ def _go_issue(issue: CompileIssue, source: str, type_names: Mapping[str, str]) -
     return CompileIssue(issue.line, issue.column, message)
 
 
-def _split_types(text: str) -> list[str]:
-    """The comma-separated type names of an overload error, nested parentheses kept together."""
+def split_types(text: str, brackets: str = "()") -> list[str]:
+    """Comma-separated type names, those nested in `brackets` kept together: an overload error's
+    `(int, list(string))`, or with "<>" the parameters of a cel-expr-python type name (`map<string, int>`)."""
+    opening, closing = brackets
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(text):
-        if ch == "(":
+        if ch == opening:
             depth += 1
-        elif ch == ")":
+        elif ch == closing:
             depth -= 1
         elif ch == "," and depth == 0:
             parts.append(text[start:i].strip())
@@ -166,6 +170,29 @@ def _type_names(message: str, type_names: Mapping[str, str]) -> str:
     return _TYPE_WORD.sub(name, message)
 
 
+# ---------------------------------------------------------------- type names
+_SIMPLE_NAMES = {"INT": "int", "UINT": "uint", "DOUBLE": "double", "BOOL": "bool", "STRING": "string",
+                 "BYTES": "bytes", "NULL": "null_type", "DYN": "dyn", "DURATION": "google.protobuf.Duration",
+                 "TIMESTAMP": "google.protobuf.Timestamp"}
+
+
+def cel_go_type_name(t: cel.Type, type_names: Mapping[str, str] | None = None) -> str:
+    """cel-go's `Type.String()` of a checked type."""
+    return _type_text(t.name(), type_names or {})
+
+
+def _type_text(name: str, type_names: Mapping[str, str]) -> str:
+    if name in _SIMPLE_NAMES:
+        return _SIMPLE_NAMES[name]
+    head, sep, rest = name.partition("<")
+    if sep and rest.endswith(">"):
+        params = [_type_text(p, type_names) for p in split_types(rest[:-1], "<>")]
+        base = {"LIST": "list", "MAP": "map", "TYPE": "type"}.get(head, head)
+        return f"{base}({', '.join(params)})"
+    return type_names.get(name, name)
+
+
+
 # ---------------------------------------------------------------- runtime errors
 _RUNTIME_STATUS = re.compile(r"^[A-Z_]+: ")
 # cel-expr-python's type names in overload errors, as cel-go's Type.TypeName() prints them.
@@ -199,7 +226,7 @@ _CONVERSIONS = {"int": "int", "uint": "uint", "double": "double"}
 def _no_such_overload(m: re.Match) -> str:
     """cel-go's error for a call no overload of which accepts the arguments' run-time types."""
     fn = m.group("fn")
-    args = [a.strip() for a in _split_types(m.group("args") or "")]
+    args = [a.strip() for a in split_types(m.group("args") or "")]
     if m.group("target") is not None:
         args.insert(0, m.group("target").strip())
     args = [_GO_TYPE_NAMES.get(a, a) for a in args]

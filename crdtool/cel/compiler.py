@@ -352,14 +352,13 @@ def _member_calls_of_globals(issues: list[CompileIssue], source: str, env: cel.E
     no matching overload, applied to the receiver's and arguments' types, where the engine says the name
     is undeclared. Left as it is when a part does not compile on its own."""
     from crdtool.cel.depth import syntax_nodes
-    from crdtool.cel.errors import cel_go_type_name
+    from crdtool.cel.errors import cel_go_type_name, source_offset
 
     for issue in issues:
         m = _UNDECLARED.fullmatch(issue.message)
         if m is None or m.group(1) not in library.global_only_functions():
             continue
-        lines = source.split("\n")
-        offset = sum(len(line) + 1 for line in lines[:issue.line - 1]) + issue.column - 1
+        offset = source_offset(source, issue.line, issue.column)
         parts = _member_call_parts(source, syntax_nodes(source) or [], m.group(1), offset)
         texts = []
         for part in parts or ():

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from crdtool.cel.sourcemap import SourceMap
 
 __all__ = ["CompileIssue", "cel_go_type_name", "format_issues", "go_error_text", "go_issues", "go_runtime_error",
-           "not_evaluable", "source_location", "split_types"]
+           "not_evaluable", "source_location", "source_offset", "split_types"]
 
 _STATUS_PREFIX = re.compile(r"^(?!ERROR: )[A-Z_]+: ")
 _STATUS_SUFFIX = re.compile(r" \[[A-Z_]+\]$")
@@ -97,6 +97,16 @@ def source_location(source: str, offset: int) -> tuple[int, int]:
     offset = max(0, min(offset, len(source)))
     line_start = source.rfind("\n", 0, offset) + 1
     return source.count("\n", 0, offset) + 1, offset - line_start + 1
+
+
+def source_offset(source: str, line: int, column: int) -> int:
+    """The code point offset of a 1-based line and column (`source_location`'s inverse), within `source`."""
+    start = 0
+    for _ in range(line - 1):
+        start = source.find("\n", start) + 1
+        if start == 0:
+            return len(source)
+    return max(0, min(start + column - 1, len(source)))
 
 
 def _go_issue(issue: CompileIssue, source: str, type_names: Mapping[str, str]) -> CompileIssue:

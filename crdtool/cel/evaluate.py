@@ -178,7 +178,7 @@ class _Walker:
             try:
                 outcome, undecided = _evaluate(compiled, data, s, is_root, [obj] if old is None else [obj, old])
             except RuntimeError as err:  # the runtime's own iteration budget: a runaway rule
-                if self.not_evaluable(compiled, path, str(err)):
+                if self.noted_not_evaluable(compiled, path, str(err)):
                     continue
                 self.errs.append(FieldError.invalid(node_path, s.type, (
                     f"'operation cancelled: actual cost limit exceeded': no further validation rules will be run "
@@ -193,7 +193,7 @@ class _Walker:
             kind = outcome.type().name()
             if kind == "ERROR":
                 text = str(outcome.plain_value())
-                if not self.not_evaluable(compiled, path, text):
+                if not self.noted_not_evaluable(compiled, path, text):
                     self.runtime_error(compiled, s, node_path, text)
                 continue
             if kind == "BOOL" and outcome.plain_value() is True:
@@ -204,7 +204,7 @@ class _Walker:
             else:
                 self.errs.append(error)
 
-    def not_evaluable(self, compiled: CompiledRule, path: Path | None, error: str) -> bool:
+    def noted_not_evaluable(self, compiled: CompiledRule, path: Path | None, error: str) -> bool:
         """Whether the engine's error is a function its runtime lacks (crdtool's limit, not the rule's
         answer): then the rule is noted as not checked, and the object is not refused for it."""
         why = not_evaluable(error)

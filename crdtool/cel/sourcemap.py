@@ -11,10 +11,9 @@ rewrite calls to the function written.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from crdtool.cel.errors import CompileIssue
+from crdtool.cel.errors import CompileIssue, source_location, source_offset
 
 __all__ = ["SourceMap"]
 
@@ -58,19 +57,14 @@ class SourceMap:
     def in_source(self, issues: list[CompileIssue], source: str) -> list[CompileIssue]:
         """`issues` at positions of the compiled text, at those of `source` and naming the functions
         written; twins (one error met in both copies a rewrite made of a stretch) once."""
-        starts = _line_starts(self.text)
-        source_starts = _line_starts(source)
         out: list[CompileIssue] = []
         seen: set[tuple[int, int, str]] = set()
         for issue in issues:
             message, dropped = self._written(issue.message)
             if dropped:
                 continue
-            line, column = issue.line, issue.column
-            if 1 <= line <= len(starts):
-                offset = self.origin[min(starts[line - 1] + column - 1, len(self.text))]
-                line = bisect_right(source_starts, offset)
-                column = offset - source_starts[line - 1] + 1
+            offset = self.origin[source_offset(self.text, issue.line, issue.column)]
+            line, column = source_location(source, offset)
             if (line, column, message) not in seen:
                 seen.add((line, column, message))
                 out.append(CompileIssue(line, column, message))
@@ -90,8 +84,3 @@ class SourceMap:
 
         return _QUOTED_FUNCTION.sub(name, message), dropped
 
-
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    starts += [i + 1 for i, ch in enumerate(text) if ch == "\n"]
-    return starts

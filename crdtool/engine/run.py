@@ -360,6 +360,8 @@ def _check_in_parallel(crds: list[Document], objects: list[ToCheck], request: Ru
             if result is not None:
                 result.document = None  # put back by the parent: it has the documents
                 result.crd_version = None  # a compiled schema the parent does not use (changes are finished)
+                if result.rendered is not None:
+                    result.object = None  # in the rendered line already: the largest part of a result to send
         lints = list(registry.lint_results)
         for result in lints:
             result.document = None  # type: ignore[assignment]  # (as above)

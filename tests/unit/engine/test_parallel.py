@@ -11,7 +11,7 @@ from builtin_cases import deployment_yaml
 from click.testing import CliRunner
 
 from crdtool.cli import cli
-from crdtool.engine.parallel import CHUNK, plan_tasks
+from crdtool.engine.parallel import CHUNK, PendingTasks, Task, plan_tasks
 from crdtool.load import sources
 from crdtool.load.document import Document
 
@@ -33,6 +33,17 @@ def test_tasks_keep_a_kind_with_its_crds_and_split_large_kinds() -> None:
     tasks = plan_tasks(crds, objects)
     assert [(t.crds, len(t.objects)) for t in tasks] == [((0,), CHUNK), ((0,), 5), ((1,), 1), ((), 1), ((2,), 0)]
     assert sorted(i for t in tasks for i in t.objects) == list(range(len(objects)))
+
+
+def test_a_worker_is_handed_the_next_slice_of_the_crds_it_has_built() -> None:
+    tasks = [Task((0,), (1, 2)), Task((1,), (3, 4)), Task((0,), (5, 6)), Task((), (7,)), Task((), (8,))]
+    pending = PendingTasks(tasks)
+    assert pending.take(None) == 0  # a new worker: the largest task first
+    assert pending.take(None) == 1
+    assert pending.take((0,)) == 2  # the other slice of CRD 0, ahead of its turn
+    assert pending.take((0,)) == 3  # none left of CRD 0: the next in order
+    assert pending.take((1,)) == 4
+    assert pending.take(None) is None
 
 
 def _validate(*args: str):

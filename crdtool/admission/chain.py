@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any, Literal, Protocol
 
+from crdtool.admission import configures_admission
 from crdtool.load.document import Document
 
 __all__ = ["PLUGINS", "Attributes", "Chain", "ConversionError", "DecodeError", "Inputs", "MutatingStage",
@@ -268,9 +269,9 @@ class Chain:
         return verdict
 
 
-#: The plugins that do nothing unless the inputs hold objects of this group (their policies, bindings,
-#: configurations): without any, their modules (the CEL admission library among them) are not imported.
-CONFIGURATION_GROUP = "admissionregistration.k8s.io"
+#: The plugins that do nothing unless the inputs configure admission (admission.configures_admission:
+#: their policies, bindings, configurations): without any, their modules (the CEL admission library
+#: among them) are not imported.
 CONFIGURED_PLUGINS = frozenset({"MutatingAdmissionPolicy", "MutatingAdmissionWebhook", "ValidatingAdmissionPolicy",
                                 "ValidatingAdmissionWebhook"})
 
@@ -278,8 +279,7 @@ CONFIGURED_PLUGINS = frozenset({"MutatingAdmissionPolicy", "MutatingAdmissionWeb
 def build_chain(inputs: Inputs) -> Chain:
     """Every plugin's stages from the run's inputs, in the apiserver's order."""
     chain = Chain(inputs=inputs)
-    configured = any(isinstance(d.api_version, str) and d.api_version.startswith(CONFIGURATION_GROUP + "/")
-                     for d in inputs.documents)
+    configured = configures_admission(inputs.documents)
     for name, target in PLUGINS:
         if name in CONFIGURED_PLUGINS and not configured:
             continue

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from crdtool.admission import CONFIGURATION_GROUP
+
 __all__ = ["is_exempt_admission_configuration", "rule_matches"]
 
 _NAMESPACES = ("", "v1", "namespaces")
@@ -17,7 +19,7 @@ _ADMISSION_CONFIGURATIONS = ("ValidatingWebhookConfiguration", "MutatingWebhookC
 def is_exempt_admission_configuration(group: str, kind: str) -> bool:
     """IsExemptAdmissionConfigurationResource: webhooks and policies configured through the API never
     see the objects that configure admission (no circular dependency)."""
-    return group == "admissionregistration.k8s.io" and kind in _ADMISSION_CONFIGURATIONS
+    return group == CONFIGURATION_GROUP and kind in _ADMISSION_CONFIGURATIONS
 
 
 def _exact_or_wildcard(items: Any, requested: str) -> bool:

@@ -41,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from crdtool.admission import jsonpatch, selectors
+from crdtool.admission import CONFIGURATION_GROUP, jsonpatch, selectors
 from crdtool.admission import review as admission_review
 from crdtool.admission.chain import (
     Attributes,
@@ -63,7 +63,6 @@ from crdtool.model.jsonvalue import deep_equal, json_copy
 __all__ = ["Endpoint", "MutatingWebhooks", "ValidatingWebhooks", "build_mutating", "build_validating", "parse_service",
            "service_endpoint"]
 
-GROUP = "admissionregistration.k8s.io"
 MUTATING_PLUGIN = "MutatingAdmissionWebhook"
 DEFAULT_TIMEOUT_SECONDS = 10
 _NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
@@ -127,7 +126,7 @@ def _configurations(inputs: Inputs, kind: str) -> list[Webhook]:
     found: list[tuple[str, int, Any]] = []
     for n, doc in enumerate(inputs.documents):
         gv = try_parse_group_version(doc.api_version) if isinstance(doc.api_version, str) else None
-        if doc.kind == kind and gv == (GROUP, "v1") and isinstance(doc.data, dict):
+        if doc.kind == kind and gv == (CONFIGURATION_GROUP, "v1") and isinstance(doc.data, dict):
             found.append((doc.name or "", n, doc))
     hooks = []
     for name, _, doc in sorted(found, key=lambda f: (f[0], f[1])):

@@ -50,7 +50,9 @@ def _labels(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
 
 def admission_inputs(paths: tuple[str, ...], services: tuple[str, ...], ca_bundle: str | None,
                      namespace_labels: tuple[str, ...]) -> Any:
-    """The engine's admission inputs (admission.chain.Inputs) from the options."""
+    """The engine's admission inputs (admission.chain.Inputs) from the options; None when none is given."""
+    if not (paths or services or ca_bundle or namespace_labels):
+        return None
     from crdtool.admission.chain import Inputs
 
     mapped = {}

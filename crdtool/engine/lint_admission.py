@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from crdtool.admission import CONFIGURATION_GROUP
 from crdtool.engine.results import Result
 from crdtool.load.document import Document
 from crdtool.model.groupversion import group_of
 
-ADMISSION_GROUP = "admissionregistration.k8s.io"
 #: The kinds lint checks: admission policies, their bindings and webhook configurations.
 ADMISSION_KINDS = frozenset({
     "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding",
@@ -37,7 +37,7 @@ def is_admission_configuration(doc: Document) -> bool:
     """Whether a document is an admission policy, binding or webhook configuration of any version
     of admissionregistration.k8s.io."""
     return (isinstance(doc.kind, str) and doc.kind in ADMISSION_KINDS and isinstance(doc.api_version, str)
-            and group_of(doc.api_version) == ADMISSION_GROUP)
+            and group_of(doc.api_version) == CONFIGURATION_GROUP)
 
 
 def same_kind(doc: Document):
@@ -91,8 +91,8 @@ class PolicyCluster:
         """The status controller's type checking of the policy `result` is the answer for (when the
         apiserver stores it): the warnings in `result.type_checking`, what crdtool could not check in its notes."""
         doc = result.document
-        if (not result.valid or doc.kind != "ValidatingAdmissionPolicy" or doc.api_version != f"{ADMISSION_GROUP}/v1"
-                or not isinstance(doc.data, dict)):
+        if (not result.valid or doc.kind != "ValidatingAdmissionPolicy"
+                or doc.api_version != f"{CONFIGURATION_GROUP}/v1" or not isinstance(doc.data, dict)):
             return
         from crdtool.admission.policy.kinds import Cluster
         from crdtool.admission.policy.typecheck import check

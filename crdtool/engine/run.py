@@ -159,8 +159,11 @@ def _admission_chain(docs: list[Document], request: RunRequest, crds: list[Docum
     timeoutSeconds 0, a policy that does not compile) does not exist after the folder is applied, so
     it admits and refuses nothing. Configurations are exempt from admission (no webhook or policy
     sees them), so their own results need no chain and are kept for the run's answer."""
-    if request.op != "validate":
-        return None, {}, []
+    from crdtool.admission import configures_admission
+
+    if request.op != "validate" or not configures_admission(
+            [*docs, *(request.admission.documents if request.admission else ())]):
+        return None, {}, []  # no plugin has anything to do
     from dataclasses import replace
 
     from crdtool.admission.chain import Inputs, build_chain

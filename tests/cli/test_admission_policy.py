@@ -103,3 +103,12 @@ def test_audit_annotations_are_in_the_json_output_only(variant) -> None:
     assert "replica-limit/limit" not in text.output
     plain = run("validate", "--format", "json", "-c", CRD, CRONTAB)
     assert "auditAnnotations" not in json.loads(plain.stdout)["results"][0]
+
+
+def test_admission_is_imported_only_for_inputs_that_configure_it() -> None:
+    from imported import imported_by
+
+    plain = imported_by(["validate", "-q", "-c", CRD, ACCEPTED], ("crdtool.admission",))
+    assert plain.code == 0 and plain.modules == ["crdtool.admission"]  # the package's check alone
+    configured = imported_by(["validate", "-q", "-c", CRD, "--admission", POLICY, ACCEPTED], ("crdtool.admission",))
+    assert configured.code == 0 and "crdtool.admission.chain" in configured.modules

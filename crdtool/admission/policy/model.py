@@ -10,9 +10,8 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Binding", "GROUP", "Policy", "POLICY_KINDS", "default_binding", "default_policy"]
+__all__ = ["Binding", "Policy", "POLICY_KINDS", "default_binding", "default_policy"]
 
-GROUP = "admissionregistration.k8s.io"
 POLICY_KINDS = ("ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding")
 
 

@@ -36,10 +36,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from crdtool.admission import CONFIGURATION_GROUP
 from crdtool.admission.chain import Attributes, DecodeError, Inputs, Status, Verdict, forbidden_details
 from crdtool.admission.policy.dispatcher import PolicySet, _activation, _exempt, _namespace_labels
 from crdtool.admission.policy.matching import NamespaceUnknown, SelectorError, match_resources
-from crdtool.admission.policy.model import GROUP, Binding, Policy, default_binding, default_policy
+from crdtool.admission.policy.model import Binding, Policy, default_binding, default_policy
 from crdtool.admission.policy.patchers import MutationError, Mutator, Unsupported, compile_mutator
 from crdtool.admission.policy.smd import Types, types_for_builtin, types_for_custom_resource
 from crdtool.admission.policy.stage import policy_set
@@ -49,7 +50,7 @@ from crdtool.model.jsonvalue import deep_equal, json_copy
 __all__ = ["PLUGIN", "MutatingPolicyStage", "build_mutating"]
 
 PLUGIN = "MutatingAdmissionPolicy"
-_V1 = f"{GROUP}/v1"
+_V1 = f"{CONFIGURATION_GROUP}/v1"
 _OPERATIONS = ("CREATE", "UPDATE", "CONNECT")
 
 

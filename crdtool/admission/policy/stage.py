@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from crdtool.admission import CONFIGURATION_GROUP
 from crdtool.admission.chain import Attributes, Inputs, Status, Verdict
 from crdtool.admission.policy.dispatcher import PolicySet, ScopeOf
-from crdtool.admission.policy.model import GROUP, Binding, Policy, default_binding, default_policy
+from crdtool.admission.policy.model import Binding, Policy, default_binding, default_policy
 from crdtool.load.document import Document
 from crdtool.model.discovery import Status as KindStatus
 from crdtool.model.discovery import lookup_kind
@@ -16,7 +17,7 @@ from crdtool.model.groupversion import try_parse_group_version
 
 __all__ = ["PolicyStage", "build_validating", "policy_set"]
 
-_V1 = f"{GROUP}/v1"
+_V1 = f"{CONFIGURATION_GROUP}/v1"
 
 
 class PolicyStage:

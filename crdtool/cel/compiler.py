@@ -20,8 +20,7 @@ from crdtool.cel import checked_ast, cost, environment, library, list_semantics,
 from crdtool.cel.protos import SchemaTypes, UndeclarableError, build_schema_types, renumbered, selectable_names
 from crdtool.cel.types import DeclType, DeclTypes, schema_decl_type
 from crdtool.model.gofmt import go_trim_space
-from crdtool.model.path import Path
-from crdtool.schema.crd.schema import RuleCompilation, RuleCompileError, RuleCompileRequest
+from crdtool.schema.crd.schema import RuleCompilation, RuleCompileError
 from crdtool.schema.structural.structural import Structural, valid_field_path
 
 if TYPE_CHECKING:
@@ -30,7 +29,7 @@ if TYPE_CHECKING:
     from crdtool.cel.errors import CompileIssue
     from crdtool.cel.sourcemap import SourceMap
 
-__all__ = ["CompiledRule", "NodeRules", "TooDeepError", "check_expression", "compile_node", "rule_compiler"]
+__all__ = ["CompiledRule", "NodeRules", "TooDeepError", "check_expression", "compile_node"]
 
 MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024
 _OLD_SELF_WORD = re.compile(r"\boldSelf\b")
@@ -554,18 +553,3 @@ def _max_cost(ast: checked_ast.CheckedAst, decl_type: DeclType) -> tuple[int, st
     largest schema size behind it."""
     estimate, largest = cost.estimate_with_largest(ast, decl_type)
     return estimate.max, largest
-
-
-class _RuleCompiler:
-    """The lint seam (crd_schema.RuleCompiler) over `compile_node`."""
-
-    def compile(self, request: RuleCompileRequest) -> list[RuleCompilation]:
-        node = compile_node(request.schema, request.is_resource_root)
-        return [r.compilation for r in node.rules]
-
-    def validate_default(self, schema: Structural, is_resource_root: bool, value, path: Path):
-        from crdtool.cel import evaluate
-        return evaluate.validate_default(schema, is_resource_root, value, path)
-
-
-rule_compiler = _RuleCompiler()

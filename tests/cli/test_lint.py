@@ -127,6 +127,14 @@ def test_a_real_process_and_help_without_heavy_imports() -> None:
     assert imported_by(["--help"], ("jsonschema", "cel_expr_python", "rich", "yaml")).modules == []
 
 
+def test_the_cel_runtime_loads_only_for_a_crd_with_rules() -> None:
+    without = imported_by(["--no-cache", "lint", "-q", str(FIXTURES / "crontab" / "crd.yaml")], ("cel_expr_python",))
+    assert without.code == 0 and without.modules == []
+    with_rules = imported_by(["--no-cache", "lint", "-q", str(FIXTURES / "crontab-cel" / "crd.yaml")],
+                             ("cel_expr_python",))
+    assert with_rules.code == 0 and with_rules.modules != []
+
+
 def test_verbose_names_the_documents_passed_over() -> None:
     folder = str(FIXTURES / "crontab")
     quiet = run("lint", "--no-color", folder)

@@ -39,7 +39,7 @@ from crdtool.schema.apimachinery.names import is_qualified_name, name_is_dns_sub
 from crdtool.schema.apimachinery.objectmeta import validate_object_meta, validate_object_meta_update
 from crdtool.schema.listtype.validation import ListTypes
 from crdtool.schema.objectmeta.coerce import validate_embedded
-from crdtool.schema.structural.structural import Structural, new_structural
+from crdtool.schema.structural.structural import Structural, has_rules, new_structural
 from crdtool.schema.values.validation import Validator, compile_schema
 
 __all__ = [
@@ -101,7 +101,7 @@ class ResourceContext:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "list_types", ListTypes(self.structural))
-        object.__setattr__(self, "has_rules", _has_rules(self.structural))
+        object.__setattr__(self, "has_rules", has_rules(self.structural))
 
     @property
     def api_version(self) -> str:
@@ -134,17 +134,6 @@ class ResourceContext:
                 scale.get("specReplicasPath", ""), scale.get("statusReplicasPath", ""),
                 scale.get("labelSelectorPath")),
         )
-
-
-def _has_rules(schema: Structural | None) -> bool:
-    """hasXValidations: whether the schema has any x-kubernetes-validations (the apiserver has a CEL
-    validator only then)."""
-    if schema is None:
-        return False
-    if schema.x_validations:
-        return True
-    return (_has_rules(schema.items) or _has_rules(schema.additional_properties_schema)
-            or any(_has_rules(p) for p in schema.properties.values()))
 
 
 def namespace_mismatch(obj: dict, request_namespace: str, namespaced: bool) -> str | None:

@@ -17,7 +17,7 @@ Conventions, chosen to keep Go's nil-versus-empty distinctions where they matter
 - `raw` is the JSONSchemaProps dict the node was built from (for value validation and messages).
 
 `valid_field_path` resolves a JSON path (`.spec.ports['http']`) against the tree, as the apiserver
-checks a rule's fieldPath and a version's selectableFields.
+checks a rule's fieldPath and a version's selectableFields; `has_rules` is hasXValidations.
 """
 
 from __future__ import annotations
@@ -202,6 +202,17 @@ def new_structural(schema: dict | None) -> Structural | None:
     if props:
         node.properties = {name: new_structural(sub) for name, sub in props.items()}
     return node
+
+
+def has_rules(schema: Structural | None) -> bool:
+    """hasXValidations: whether the schema has any x-kubernetes-validations (the apiserver has a CEL
+    validator only then)."""
+    if schema is None:
+        return False
+    if schema.x_validations:
+        return True
+    return (has_rules(schema.items) or has_rules(schema.additional_properties_schema)
+            or any(has_rules(p) for p in schema.properties.values()))
 
 
 def _generics_and_extensions(node: Structural | NestedValueValidation, s: dict,

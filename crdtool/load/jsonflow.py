@@ -16,6 +16,7 @@ there), and any text that is not JSON.
 
 from __future__ import annotations
 
+import functools
 import re
 from json.decoder import scanstring as _scanstring  # type: ignore[attr-defined]
 from typing import NamedTuple
@@ -41,12 +42,12 @@ _PLAIN_TEXT = r"-?[0-9A-Za-z_][0-9A-Za-z_.+-]*"
 _SINGLE_QUOTED = r"'[^'\r\n]*(?:''[^'\r\n]*)*'"
 #: A key: a JSON string, or (YAML flow) a single-quoted one or plain text whose `:` is followed by a blank.
 _KEY_TEXT = rf"{_STR}|{_SINGLE_QUOTED}|{_PLAIN_TEXT}(?=[ \t]*:(?:[ \t\r\n]|\Z))"
-_JSON_LITERAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null")
+_JSON_LITERAL = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null"
 _STRING, _KEY, _OPEN_MAP, _OPEN_MAP_KEY, _OPEN_SEQ, _CLOSE, _COMMA, _COMMA_KEY, _PLAIN, _BREAK, _SEPARATOR, _END = (
     1, 2, 3, 5, 6, 7, 8, 10, 11, 12, 13, 14)
 #: One token with the blanks before it; a key is one token with its `:` (on its line, as libyaml needs),
 #: and so are `{` and `,` with the key after them on their line, and a run of closing brackets.
-_TOKEN = re.compile(rf"""
+_TOKEN = rf"""
     [ \t]*
     (?:
         ({_KEY_TEXT})(?:[ \t]*(:))?                                    # 1: a string; 2: a key
@@ -59,10 +60,25 @@ _TOKEN = re.compile(rf"""
       | ^(---)[ ]*(?=[\r\n]|\Z)                                        # 13: a document separator line
       | (\Z)                                                           # 14: the end of the text
       | .                                                              # anything else: not JSON as read here
-    )""", re.X | re.M | re.S)
+    )"""
 #: Characters YAML does not allow in a stream, or reads as a line break where JSON does not.
-_NOT_PLAIN_JSON = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
-                             r"|\\u[dD][89a-fA-F]")
+_NOT_PLAIN_JSON = ("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+                   r"|\\u[dD][89a-fA-F]")
+
+
+class _Patterns(NamedTuple):
+    """The patterns above compiled, at the first text composed here: most runs compose none (deeply
+    nested text is rare), and compiling them is some 5 ms of every run's start otherwise."""
+
+    token: re.Pattern[str]
+    json_literal: re.Pattern[str]
+    not_plain_json: re.Pattern[str]
+
+
+@functools.cache
+def _patterns() -> _Patterns:
+    return _Patterns(re.compile(_TOKEN, re.X | re.M | re.S), re.compile(_JSON_LITERAL), re.compile(_NOT_PLAIN_JSON))
+
 
 # what the composer expects next
 _ROOT, _AFTER_ROOT, _VALUE, _FIRST_VALUE, _KEY_NEXT, _FIRST_KEY, _NEXT = range(7)
@@ -85,7 +101,7 @@ def compose_json_stream(text: str, max_depth: int) -> list[Node | None] | None:
     Raises TooDeep where nesting passes `max_depth`, as crdtool's event composer does (only once the
     whole text is known to be such a stream: before, libyaml could have refused something else first).
     """
-    if _NOT_PLAIN_JSON.search(text) is not None:
+    if _patterns().not_plain_json.search(text) is not None:
         return None
     try:
         roots, _, levels = _compose(text, 0, 0, 0, in_yaml=False)
@@ -117,7 +133,7 @@ def compose_json_collection(text: str, start: int, line: int, line_start: int) -
         roots, end, levels = _compose(text, start, line, line_start, in_yaml=True)
     except _NotJSON as err:
         return err.index
-    found = _NOT_PLAIN_JSON.search(text, start, end)
+    found = _patterns().not_plain_json.search(text, start, end)
     if found is not None:
         return found.start()
     node = roots[0]
@@ -157,7 +173,9 @@ def _compose(text: str, pos: int, line: int, line_start: int, in_yaml: bool
     explicit = False  # the current document began at a `---` line
     levels: list[Mark] = []
     name = _STREAM_NAME
-    for m in _TOKEN.finditer(text, pos):
+    patterns = _patterns()
+    json_literal = patterns.json_literal
+    for m in patterns.token.finditer(text, pos):
         kind = m.lastindex
         if top is None and ("\t" in m.group() or in_yaml and m.start() != pos):
             raise _NotJSON(m.start())  # libyaml takes a tab at the start of a block-context line for content
@@ -201,7 +219,7 @@ def _compose(text: str, pos: int, line: int, line_start: int, in_yaml: bool
             state = _VALUE
             continue
         elif kind == _PLAIN:
-            if not in_yaml and _JSON_LITERAL.fullmatch(m.group(kind)) is None:
+            if not in_yaml and json_literal.fullmatch(m.group(kind)) is None:
                 raise _NotJSON(m.start(kind))
             node = _plain(text, m.span(kind), line, line_start)
         elif kind == _BREAK:

@@ -47,6 +47,14 @@ def _validate_schema(rule_compiler: Any) -> Callable[..., Any]:
     return validate
 
 
+def _internal_to_source(segments: tuple) -> tuple:
+    """schema.crd.internal's internal_to_source, imported when a finding is placed: a lint Result read
+    back from the cache refers to this function, so reading it imports none of the CRD decoding."""
+    from crdtool.schema.crd.internal import internal_to_source
+
+    return internal_to_source(segments)
+
+
 def decode_internal(doc: Document, create: bool = True) -> tuple[dict | None, Result]:
     """Decode a CRD document into the internal form; the Result carries any 400 answer and strict findings.
 
@@ -57,7 +65,7 @@ def decode_internal(doc: Document, create: bool = True) -> tuple[dict | None, Re
     from crdtool.schema.crd import internal as crd_internal
 
     result = Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version,
-                    status_kind=CRD_KIND, source_path=crd_internal.internal_to_source)
+                    status_kind=CRD_KIND, source_path=_internal_to_source)
     if doc.api_version != f"{CRD_GROUP}/v1":
         result.status = (f'no matches for kind "{CRD_KIND}" in version "{doc.api_version}"')
         result.reason = "NotFound"

@@ -62,7 +62,7 @@ from crdtool.model.gounmarshal import (
 )
 from crdtool.model.jsonvalue import deep_equal
 from crdtool.model.metav1 import OBJECT_META, TIME
-from crdtool.schema.crd.update_options import iter_schemas
+from crdtool.schema.crd.nodes import iter_schemas
 
 __all__ = ["MISSING", "DecodeResult", "decode_crd", "semantic_equal"]
 

@@ -16,6 +16,7 @@ from crdtool.schema.crd.conversion import (
     ca_bundle_error,
     has_valid_conversion_review_version_or_empty,
 )
+from crdtool.schema.crd.nodes import iter_schemas
 from crdtool.schema.crd.options import ValidationOptions
 from crdtool.schema.pruning.algorithm import would_prune
 from crdtool.schema.structural.structural import NotStructuralError, new_structural
@@ -24,39 +25,6 @@ from crdtool.schema.structural.validation import is_structural, map_list_keys_ma
 OPENAPI_V3_TYPES = frozenset(("string", "number", "integer", "boolean", "array", "object"))
 
 SchemaPredicate = Callable[[dict], bool]
-
-
-#: The keys of a JSONSchemaProps that hold subschemas, in SchemaHas' order; those holding maps of them apart.
-_SUBSCHEMA_KEYS = ("items", "allOf", "anyOf", "oneOf", "not", "properties", "additionalProperties",
-                   "patternProperties", "additionalItems", "definitions", "dependencies")
-_SUBSCHEMA_MAPS = frozenset(("properties", "patternProperties", "definitions", "dependencies"))
-_HAS_SUBSCHEMAS = frozenset(_SUBSCHEMA_KEYS)
-
-
-def iter_schemas(schema: dict | None) -> Iterator[dict]:
-    """Every schema node in SchemaHas' order: the node, then the subtrees of items, allOf, anyOf, oneOf,
-    not, properties, additionalProperties, patternProperties, additionalItems, definitions and
-    dependencies. (With a stack: nested generators pass every node up through each level, quadratic
-    in depth; most nodes are leaves, told by their keys alone.)"""
-    stack = [schema] if isinstance(schema, dict) else []
-    while stack:
-        s = stack.pop()
-        yield s
-        present = s.keys() & _HAS_SUBSCHEMAS
-        if not present:
-            continue
-        children: list[dict] = []
-        for key in _SUBSCHEMA_KEYS if len(present) > 1 else present:
-            sub = s.get(key)
-            if isinstance(sub, dict):
-                if key in _SUBSCHEMA_MAPS:
-                    children += [x for x in sub.values() if isinstance(x, dict)]
-                else:
-                    children.append(sub)
-            elif isinstance(sub, list):
-                children += [x for x in sub if isinstance(x, dict)]
-        children.reverse()
-        stack += children
 
 
 def spec_schemas(spec: dict) -> Iterator[dict]:

@@ -35,14 +35,9 @@ from crdtool.schema.crd.extras import (
     validate_selectable_fields,
     validate_subresources,
 )
+from crdtool.schema.crd.nodes import iter_schemas
 from crdtool.schema.crd.options import CREATE, ValidationOptions
-from crdtool.schema.crd.update_options import (
-    has_default,
-    has_kubernetes_extension,
-    iter_schemas,
-    spec_schemas,
-    update_options,
-)
+from crdtool.schema.crd.update_options import has_default, has_kubernetes_extension, spec_schemas, update_options
 from crdtool.schema.structural.structural import NotStructuralError, new_structural
 
 #: validateCustomResourceDefinitionValidation: (validation, status enabled, options, path) -> errors.

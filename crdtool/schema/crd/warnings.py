@@ -5,7 +5,7 @@ schema node whose `format` the apiserver ignores for the node's type.
 
 from __future__ import annotations
 
-from crdtool.schema.crd.update_options import iter_schemas
+from crdtool.schema.crd.nodes import iter_schemas
 
 _SUPPORTED_STRING_FORMATS = frozenset(f.replace("-", "") for f in (
     "bsonobjectid", "uri", "email", "hostname", "ipv4", "ipv6", "cidr", "mac", "uuid", "uuid3", "uuid4", "uuid5",

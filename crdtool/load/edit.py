@@ -201,7 +201,7 @@ class _Editor:
         self.source = source
         self.text = source.text
         self.edits: list[_Edit] = []
-        self.shared = _shared_nodes(root) if checked else set()
+        self.shared = _shared_nodes(root) if checked and _may_share_nodes(self.text, root) else set()
 
     # ------------------------------------------------------------------ walking
 
@@ -218,10 +218,11 @@ class _Editor:
         return node
 
     def change(self, node: Node, before: Any, after: Any, key: Node | None = None) -> None:
-        """Edit `node`, read as `before`, into `after`; `key` is its key in a block mapping."""
+        """Edit `node`, read as `before`, into `after`; `key` is its key in a block mapping. What is
+        unchanged is left at once: most of a document is, and reading its keys again is not cheap."""
+        if deep_equal(before, after):
+            return
         if id(node) in self.shared:
-            if deep_equal(before, after):
-                return
             raise _Whole
         if isinstance(node, MappingNode) and isinstance(before, dict) and isinstance(after, dict):
             self._mapping(node, before, after)
@@ -229,7 +230,7 @@ class _Editor:
               and len(before) == len(after) == len(node.value)):
             for item, b, a in zip(node.value, before, after, strict=True):
                 self.change(item, b, a)
-        elif not deep_equal(before, after):
+        else:
             self._replace(node, after, key)
 
     @staticmethod
@@ -427,6 +428,12 @@ class _Editor:
 def _values(nodes: list[Node | None]) -> list[Any]:
     """The documents' values as crdtool reads them (duplicate keys were reported when it did)."""
     return [None if node is None else construct(node, []) for node in nodes]
+
+
+def _may_share_nodes(text: str, root: Node) -> bool:
+    """Whether a document's nodes may be shared: only an alias shares one, and an alias needs an
+    anchor (`&`) in the same document, so a document whose text has no `&` has none to look for."""
+    return text.find("&", root.start_mark.index, root.end_mark.index) >= 0
 
 
 def _shared_nodes(root: Node) -> set[int]:

@@ -8,6 +8,7 @@ string: plain when that is safe, else double-quoted with YAML's escapes.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import math
@@ -53,7 +54,9 @@ def double_quoted(text: str) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=4096)
 def _plain_allowed(text: str, flow: bool) -> bool:
+    """Whether `text` may be written plain (a file's inserted values repeat: each is analyzed once)."""
     if not text or "\n" in text:
         return False
     analysis = _EMITTER.analyze_scalar(text)

@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from coldrun import run_cold
+
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpus"
 HTTPROUTE_CRD = CORPUS / "crds" / "gateway-api-standard" / "httproutes.gateway.networking.k8s.io.yaml"
@@ -106,8 +108,8 @@ def cli_seconds(args: list[str], repeat: int) -> tuple[float, float]:
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "crdtool", *args], cwd=REPO, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, check=False)
+        run_cold([sys.executable, "-m", "crdtool", *args], cwd=REPO, stdout=subprocess.DEVNULL,
+                 stderr=subprocess.DEVNULL, check=False)
         times.append(time.perf_counter() - t0)
     return min(times), statistics.median(times)
 

@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from coldrun import run_cold
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
@@ -42,8 +44,8 @@ def best_of(repeat: int, fn) -> float:
 
 def cli_seconds(path: str) -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "crdtool", "lint", path], cwd=REPO, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, check=False)
+    run_cold([sys.executable, "-m", "crdtool", "lint", path], cwd=REPO, stdout=subprocess.DEVNULL,
+             stderr=subprocess.DEVNULL, check=False)
     return time.perf_counter() - start
 
 

@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from coldrun import run_cold
+
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpus"
 KYVERNO_CRS, KYVERNO_CRDS = CORPUS / "crs" / "kyverno", CORPUS / "crds" / "kyverno"
@@ -61,7 +63,7 @@ def run_write(crdtool: list[str], op: str, source: Path, work: Path) -> tuple[fl
     shutil.copyfile(source, work)
     cmd = [*crdtool, op, "--write", "-c", str(KYVERNO_CRDS), str(work)]
     start = time.perf_counter()
-    subprocess.run(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    run_cold(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     seconds = time.perf_counter() - start
     return seconds, hashlib.sha256(work.read_bytes()).hexdigest()
 

@@ -21,7 +21,7 @@ from crdtool.errors import RunEnvironmentError
 from crdtool.load.document import Document
 from crdtool.model.groupversion import group_of
 
-__all__ = ["Task", "WorkerError", "plan_tasks", "run_tasks"]
+__all__ = ["PendingTasks", "Task", "WorkerError", "plan_tasks", "run_tasks"]
 
 T = TypeVar("T")
 

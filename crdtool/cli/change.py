@@ -4,6 +4,7 @@ printed as objects, or written back into the files."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,16 +93,20 @@ def plan_files(changes: list[tuple[Document, Any]]) -> list[FileChange]:
     from crdtool.load.edit import EditError, edit_file
 
     texts: dict[str, str] = {}
+    nodes: dict[str, Callable[[], Any] | None] = {}
     targets: dict[str, dict[int | tuple[int, int], tuple[Any, Any]]] = {}
     for doc, after in changes:
         texts.setdefault(doc.source, doc.text)
+        nodes.setdefault(doc.source, doc.stream_nodes)
         file_targets = targets.setdefault(doc.source, {})
         if after is not None:
             file_targets[doc.index if doc.item is None else (doc.index, doc.item)] = (doc.data, after)
     files = []
     for path, text in texts.items():
+        stream_nodes = nodes[path]
         try:
-            new, changes = edit_file(text, targets[path]) if targets[path] else (text, [])
+            new, changes = (edit_file(text, targets[path], stream_nodes() if stream_nodes else None)
+                            if targets[path] else (text, []))
         except EditError as err:
             raise InputError(path, f"cannot write the change into the file: {err}") from None
         files.append(FileChange(path, text, new, tuple(changes)))

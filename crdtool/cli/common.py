@@ -14,7 +14,7 @@ from crdtool.errors import EXIT_FINDINGS as EXIT_FINDINGS
 from crdtool.errors import EXIT_INPUT as EXIT_INPUT
 from crdtool.errors import EXIT_OK as EXIT_OK
 from crdtool.errors import outcome
-from crdtool.load import Document, load_inputs
+from crdtool.load import Document, load_inputs, read_source
 from crdtool.report.registry import FINDINGS_FORMATS, FORMAT_NAMES
 
 #: Commands whose output is not a list of findings, so they offer none of FINDINGS_FORMATS.
@@ -111,12 +111,16 @@ def nothing_checked(checked: bool, allow_empty: bool, what: str, inputs: tuple[s
     return True
 
 
-def read_documents(paths: tuple[str, ...] | list[str], jobs: int = 1, cached: bool = False) -> list[Document]:
+def read_documents(paths: tuple[str, ...] | list[str], jobs: int = 1, cached: bool = False,
+                   keep_nodes: bool = False) -> list[Document]:
     """All documents of the inputs; unreadable input is an InputError, which `guarded` makes exit code 2.
     With `jobs` > 1 the files are read by that many worker processes; `cached` (CRD files) reads them
-    through the run's cache (load.cached) unless it is off."""
+    through the run's cache (load.cached) unless it is off; `keep_nodes`: the files' node trees are kept
+    with their documents (files to edit: load.sources.read_source)."""
     if jobs > 1:
         return read_in_workers([(paths, cached)], jobs)[0]
+    if keep_nodes:
+        return load_inputs(paths, read=lambda path: read_source(path, keep_nodes=True))
     if not cached:
         return load_inputs(paths)
     from crdtool.cli.settings import current_cache

@@ -55,7 +55,7 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
     if jobs > 1:
         docs, crds = read_in_workers([(paths, False), (crd_paths, True)], jobs)
     else:
-        docs = read_documents(paths)
+        docs = read_documents(paths, keep_nodes=edits)
         crds = read_documents(crd_paths, cached=True) if crd_paths else []
     olds = read_documents(old_paths) if old_paths else []
     with _ProgressBar() as progress:

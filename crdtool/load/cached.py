@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crdtool.load.document import Document, DuplicateKey
-from crdtool.load.sources import SourceParts, _LazyNodes, read_source, read_text
+from crdtool.load.sources import SourceParts, StreamNodes, read_source, read_text
 
 if TYPE_CHECKING:
     from crdtool.cache import Cache
@@ -68,10 +68,10 @@ class CachedFiles:
         stored = self.store.get(_NAMESPACE, key)
         if stored is None or not _well_formed(stored):
             return None
-        nodes = _LazyNodes(text)
+        nodes = StreamNodes(text)
         locators: dict[int, Any] = {}
         return [Document(path, index, data, text, locators.setdefault(index, nodes.locator(index)), item,
-                         list(duplicates))
+                         list(duplicates), nodes.all)
                 for index, item, data, duplicates in stored]
 
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from crdtool.model.path import Path, Segment
+
+if TYPE_CHECKING:
+    from yaml.nodes import Node
 
 #: From a field path (JSON steps) to the 1-based (line, column) of its node, or of its nearest ancestor.
 Locator = Callable[[tuple[Segment, ...]], tuple[int, int] | None]
@@ -40,6 +43,9 @@ class Document:
     locator: Locator | None = None
     item: int | None = None
     duplicate_keys: list[DuplicateKey] = field(default_factory=list)
+    #: The root nodes of every document of the text's stream (load.sources.StreamNodes), for the edits
+    #: --write makes; None for JSON and for documents made by crdtool (the edit composes the text itself).
+    stream_nodes: Callable[[], list[Node | None]] | None = None
 
     @property
     def kind(self) -> str | None:

@@ -28,7 +28,7 @@ from crdtool.load.gotyping import key_string
 from crdtool.load.sources import without_cyclic_gc
 from crdtool.load.yamlreader import YAMLInputError, compose_documents, construct, read_json, scalar_value
 from crdtool.model.gounquote import replace_lone_surrogate_escapes
-from crdtool.model.jsonvalue import deep_equal
+from crdtool.model.jsonvalue import deep_equal, same_reading
 from crdtool.model.path import Segment
 
 Key = int | tuple[int, int]
@@ -72,17 +72,20 @@ def edit_text(text: str, targets: dict[Key, tuple[Any, Any]]) -> str:
     return edit_file(text, targets)[0]
 
 
-def edit_file(text: str, targets: dict[Key, tuple[Any, Any]]) -> tuple[str, list[Change]]:
-    """The new text as `edit_text` makes it, and the stretches of the old text it replaced, in order."""
-    source = _Source(text)
-    expected = list(source.values)
+def edit_file(text: str, targets: dict[Key, tuple[Any, Any]],
+              nodes: list[Node | None] | None = None) -> tuple[str, list[Change]]:
+    """The new text as `edit_text` makes it, and the stretches of the old text it replaced, in order.
+    `nodes`: the root nodes of the YAML text's documents, when its reading kept them."""
+    source = _Source(text, nodes)
+    expected: dict[int, Any] = {}  # each changed document's new value
     plans: dict[int, list[tuple[tuple[Segment, ...], Any, Any]]] = {}
     for key, (before, after) in targets.items():
         index, path = (key, ()) if isinstance(key, int) else (key[0], ("items", key[1]))
-        if not 0 <= index < len(expected):
+        if not 0 <= index < len(source.nodes):
             raise EditError(f"the file no longer has document {index}")
         if path:
-            expected[index] = {**expected[index], "items": list(expected[index]["items"])}
+            listed = expected[index] if index in expected else source.value(index)
+            expected[index] = {**listed, "items": list(listed["items"])}
             expected[index]["items"][path[1]] = after
         else:
             expected[index] = after
@@ -97,8 +100,9 @@ def edit_file(text: str, targets: dict[Key, tuple[Any, Any]]) -> tuple[str, list
         except _Whole:
             new, changes = None, []
         got = source.read_back(new) if new is not None else None
-        if got is not None and len(got) == len(expected):
-            wrong = {i for i, (a, b) in enumerate(zip(got, expected, strict=True)) if not deep_equal(a, b)}
+        if got is not None and len(got) == len(source.nodes):
+            wrong = {i for i, value in enumerate(got)
+                     if not same_reading(value, expected[i] if i in expected else source.value(i))}
         else:
             wrong = set(plans)
         if not wrong:
@@ -150,22 +154,32 @@ def _style(text: str) -> fragments.Style:
 class _Source:
     """The file as read: its documents' nodes and values, and how it writes lines."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, nodes: list[Node | None] | None = None) -> None:
         self.text = text
         self.is_json, value = json_value(text)
-        # a JSON file's layout from its structure alone: escaped surrogates (lone or paired) keep their offsets
-        structure = replace_lone_surrogate_escapes(text, keep_pairs=False) if self.is_json else text
-        try:
-            with without_cyclic_gc():  # a large file's millions of nodes, as when it was read
-                self.nodes: list[Node | None] = compose_documents(structure)
-                self.values: list[Any] = [value] if self.is_json else _values(self.nodes)
-        except YAMLInputError as err:
-            raise EditError(f"cannot read the file's layout: {err.message}") from None
-        if len(self.nodes) != len(self.values):
+        self._read: dict[int, Any] = {0: value} if self.is_json else {}
+        if nodes is None or self.is_json:
+            # a JSON file's layout from its structure alone: escaped surrogates (lone or paired) keep their offsets
+            structure = replace_lone_surrogate_escapes(text, keep_pairs=False) if self.is_json else text
+            try:
+                with without_cyclic_gc():  # a large file's millions of nodes, as when it was read
+                    nodes = compose_documents(structure)
+            except YAMLInputError as err:
+                raise EditError(f"cannot read the file's layout: {err.message}") from None
+        self.nodes: list[Node | None] = nodes
+        if self.is_json and len(nodes) != 1:
             raise EditError("cannot read the file's layout as YAML")
         m = _LINE_BREAK.search(text)
         self.eol = m.group() if m else "\n"
         self.style = _style(text)
+
+    def value(self, index: int) -> Any:
+        """Document `index`'s value as read (made when first asked: a changed document's is not needed)."""
+        if index not in self._read:
+            node = self.nodes[index]
+            with without_cyclic_gc():
+                self._read[index] = None if node is None else construct(node, [])
+        return self._read[index]
 
     def read_back(self, text: str) -> list[Any] | None:
         """The documents' values in a new text (None when it cannot be read as the old one was)."""

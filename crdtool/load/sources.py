@@ -109,37 +109,42 @@ def read_text(path: str) -> str:
                          line, column) from None
 
 
-def read_source(path: str, text: str | None = None) -> list[Document]:
+def read_source(path: str, text: str | None = None, keep_nodes: bool = False) -> list[Document]:
     """The documents of one input; `kind: List` items become documents of their own.
 
-    Empty documents are skipped, as kubectl skips them.
+    Empty documents are skipped, as kubectl skips them. `keep_nodes`: a YAML input's node trees are
+    kept with its documents rather than composed again when needed (for a file --write or a diff
+    edits: composing 10 MB again takes a second; kept otherwise, they would take ten times the
+    memory of the values for the whole run).
     """
-    return documents_of(read_parts(path, text))
+    return documents_of(read_parts(path, text, keep_nodes))
 
 
 class SourceParts(NamedTuple):
     """What reading one input gives, in a form that crosses a process boundary (a worker reads, the
     parent keeps the documents): the name shown, the text, whether it is read as JSON, and each
     document's (index in the stream, value, duplicate keys). Positions are not carried: they are
-    composed again from the text, only if a finding needs one."""
+    composed again from the text, only if a finding needs one (or kept, `nodes`, when the reader was
+    asked to keep them: never by a worker)."""
 
     display: str
     text: str
     json: bool
     documents: list[tuple[int, Any, list[DuplicateKey]]]
+    nodes: list[Node | None] | None = None
 
 
-def read_parts(path: str, text: str | None = None) -> SourceParts:
+def read_parts(path: str, text: str | None = None, keep_nodes: bool = False) -> SourceParts:
     """One input read (see `read_source`); InputError if it cannot be, also where it is too large for
     the memory the process may use (named, and its nodes freed before the run goes on)."""
     try:
-        return _read_parts(path, text)
+        return _read_parts(path, text, keep_nodes)
     except MemoryError:
         pass
     raise InputError("<stdin>" if path == "-" else path, "input too large to process")
 
 
-def _read_parts(path: str, text: str | None) -> SourceParts:
+def _read_parts(path: str, text: str | None, keep_nodes: bool) -> SourceParts:
     if text is None:
         text = read_text(path)
     display = "<stdin>" if path == "-" else path
@@ -170,7 +175,7 @@ def _read_parts(path: str, text: str | None) -> SourceParts:
                              f"{_json_kind(data)}", mark.line + 1 if mark else None,
                              mark.column + 1 if mark else None)
         docs.append((index, data, duplicates))
-    return SourceParts(display, text, False, docs)
+    return SourceParts(display, text, False, docs, [node for _, node, _ in stream] if keep_nodes else None)
 
 
 def documents_of(parts: SourceParts) -> list[Document]:
@@ -182,10 +187,10 @@ def documents_of(parts: SourceParts) -> list[Document]:
         return [d for index, data, duplicates in parts.documents
                 for d in _expand(Document(parts.display, index, data, text, _lazy_locator(structure),
                                           duplicate_keys=duplicates))]
-    nodes = _LazyNodes(text)
+    nodes = StreamNodes(text, parts.nodes)
     return [d for index, data, duplicates in parts.documents
             for d in _expand(Document(parts.display, index, data, text, nodes.locator(index),
-                                      duplicate_keys=duplicates))]
+                                      duplicate_keys=duplicates, stream_nodes=nodes.all))]
 
 
 def _json_kind(value: object) -> str:
@@ -198,23 +203,29 @@ def _json_kind(value: object) -> str:
     return "a string"
 
 
-class _LazyNodes:
-    """The node trees of a YAML stream, composed again only if a finding needs a position: the trees
-    of a large input take ten times the memory of its values, and most documents have no finding."""
+class StreamNodes:
+    """The node trees of a YAML stream, composed again only if a finding needs a position or an edit
+    its layout (unless kept from the reading): the trees of a large input take ten times the memory
+    of its values, and most documents have no finding."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, nodes: list[Node | None] | None = None) -> None:
         self.text = text
-        self.nodes: list[Node | None] | None = None
+        self.nodes = nodes
+
+    def all(self) -> list[Node | None]:
+        """The root node of every document of the stream (None for an empty one)."""
+        if self.nodes is None:
+            with without_cyclic_gc():
+                self.nodes = compose_documents(self.text)
+        return self.nodes
 
     def locator(self, index: int) -> Locator:
         found: list[Locator] = []  # the document's node_locator, made once: it indexes each mapping it searches
 
         def locate(segments: tuple[Segment, ...]) -> tuple[int, int] | None:
             if not found:
-                if self.nodes is None:
-                    with without_cyclic_gc():
-                        self.nodes = compose_documents(self.text)
-                found.append(node_locator(self.nodes[index] if index < len(self.nodes) else None))
+                nodes = self.all()
+                found.append(node_locator(nodes[index] if index < len(nodes) else None))
             return found[0](segments)
 
         return locate
@@ -239,7 +250,7 @@ def _lazy_locator(text: str) -> Locator:
 def _expand(doc: Document) -> list[Document]:
     data = doc.data
     if isinstance(data, dict) and data.get("kind") == "List" and isinstance(data.get("items"), list):
-        return [Document(doc.source, doc.index, item, doc.text, doc.locator, i, doc.duplicate_keys)
+        return [Document(doc.source, doc.index, item, doc.text, doc.locator, i, doc.duplicate_keys, doc.stream_nodes)
                 for i, item in enumerate(data["items"])]
     return [doc]
 

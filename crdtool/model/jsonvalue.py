@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["deep_equal", "json_copy"]
+__all__ = ["deep_equal", "json_copy", "same_reading"]
 
 
 def json_copy(value: Any) -> Any:
@@ -29,3 +29,18 @@ def deep_equal(a: Any, b: Any) -> bool:
     if ta is list:
         return len(a) == len(b) and all(deep_equal(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b)
+
+
+def same_reading(a: Any, b: Any) -> bool:
+    """Whether two readings of YAML give the same value: deep_equal, but a NaN (`.nan`) is the same as
+    a NaN, as the same text reads the same (Go's DeepEqual never calls NaN equal to anything)."""
+    if deep_equal(a, b):
+        return True
+    ta = type(a)
+    if ta is not type(b):
+        return False
+    if ta is dict:
+        return len(a) == len(b) and all(k in b and same_reading(v, b[k]) for k, v in a.items())
+    if ta is list:
+        return len(a) == len(b) and all(same_reading(x, y) for x, y in zip(a, b, strict=True))
+    return ta is float and a != a and b != b

@@ -245,3 +245,34 @@ def test_the_colored_diff_prints_text_as_written() -> None:
                ["--- a/x", "+++ b/x", "@@ -1 +1 @@", "-a: ':1234: [b]'", "+a: ':smile:'"])
     text = out.getvalue()
     assert "-a: ':1234: [b]'" in text and "+a: ':smile:'" in text
+
+
+def test_a_nan_elsewhere_in_the_file_reads_back_as_itself() -> None:
+    """`.nan` is never DeepEqual to itself; the read-back compares readings, so a file holding one is
+    still written."""
+    text = "a: .nan\n---\nb: 1\n"
+    assert edit_text(text, {1: ({"b": 1}, {"b": 1, "c": 2})}) == "a: .nan\n---\nb: 1\nc: 2\n"
+
+
+def test_the_nodes_kept_from_reading_give_the_same_text_as_composing_again(monkeypatch) -> None:
+    from crdtool.load import edit as edit_module
+    from crdtool.load.sources import read_source
+
+    text = SOURCE + "---\n# second\nkind: X\nspec:\n  a: 1  # one\n"
+    docs = read_source("f.yaml", text, keep_nodes=True)
+    assert docs[0].stream_nodes is not None
+    nodes = docs[0].stream_nodes()
+    last = docs[-1]
+    targets = {last.index: (last.data, {**last.data, "spec": {"a": 1, "b": [2]}})}
+    composed = edit_file(text, targets)
+
+    compose = edit_module.compose_documents
+
+    def no_second_reading(read: str):
+        assert read != text, "the layout was composed again"
+        return compose(read)  # the new text, read back
+
+    monkeypatch.setattr(edit_module, "compose_documents", no_second_reading)
+    kept = edit_file(text, targets, nodes)
+    assert kept == composed
+    assert kept[0].endswith("spec:\n  a: 1  # one\n  b:\n  - 2\n")

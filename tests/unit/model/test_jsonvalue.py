@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from crdtool.model.jsonvalue import deep_equal, json_copy
+from crdtool.model.jsonvalue import deep_equal, json_copy, same_reading
 
 
 def test_json_copy_shares_no_container():
@@ -21,3 +21,13 @@ def test_deep_equal_keeps_go_types_apart():
     assert not deep_equal({"a": 1}, {"b": 1})
     assert not deep_equal([1, 2], [1])
     assert not deep_equal(float("nan"), float("nan"))
+
+
+def test_two_readings_of_a_nan_are_the_same_reading_but_go_types_stay_apart():
+    nan = float("nan")
+    assert same_reading({"a": [nan, {"b": nan}]}, {"a": [float("nan"), {"b": float("nan")}]})
+    assert same_reading({"a": [1, "x"]}, {"a": [1, "x"]})
+    assert not same_reading({"a": [nan]}, {"a": [1.0]})
+    assert not same_reading({"a": nan, "b": 1}, {"a": nan, "b": 1.0})
+    assert not same_reading([nan], [nan, nan])
+    assert not same_reading({"a": nan}, {"b": nan})

@@ -38,7 +38,7 @@ def file_diff(path: str, old: str, new: str, changes: Sequence[tuple[int, int, i
     name = (path if os.path.isabs(path) else os.path.normpath(path)).lstrip("/")
     a, b = _LINE.findall(old), _LINE.findall(new)
     matcher = (difflib.SequenceMatcher(None, a, b) if changes is None
-               else _Aligned(a, b, _opcodes(a, b, _line_stretches(old, new, changes))))
+               else _Aligned(_opcodes(a, b, _line_stretches(old, new, changes))))
     out = [f"--- a/{name}", f"+++ b/{name}"]
     for group in matcher.get_grouped_opcodes(3):
         first, last = group[0], group[-1]
@@ -74,10 +74,11 @@ Opcode = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, i
 
 
 class _Aligned(difflib.SequenceMatcher[str]):
-    """difflib's hunk grouping over opcodes already known."""
+    """difflib's hunk grouping over opcodes already known. The matcher's own state is not made
+    (`get_grouped_opcodes` reads only `get_opcodes`): indexing every line of a large file would
+    cost more than the diff."""
 
-    def __init__(self, a: list[str], b: list[str], opcodes: list[Opcode]) -> None:
-        super().__init__(None, a, b)
+    def __init__(self, opcodes: list[Opcode]) -> None:  # no super().__init__(): see above
         self._known = opcodes
 
     def get_opcodes(self) -> list[Opcode]:
@@ -141,8 +142,11 @@ def _opcodes(a: list[str], b: list[str], stretches: list[tuple[int, int, int, in
     i = j = 0
     for a1, a2, b1, b2 in stretches:
         add("equal", i, a1, j, b1)
-        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a[a1:a2], b[b1:b2]).get_opcodes():
-            add(tag, a1 + i1, a1 + i2, b1 + j1, b1 + j2)
+        if a1 == a2 or b1 == b2:  # lines only added (or only removed): what difflib answers, without it
+            add("insert" if a1 == a2 else "delete", a1, a2, b1, b2)
+        else:
+            for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a[a1:a2], b[b1:b2]).get_opcodes():
+                add(tag, a1 + i1, a1 + i2, b1 + j1, b1 + j2)
         i, j = a2, b2
     add("equal", i, len(a), j, len(b))
     return ops

@@ -17,15 +17,15 @@ not read back as asked is an EditError, never a file.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from yaml.nodes import CollectionNode, MappingNode, Node, ScalarNode, SequenceNode
 
 from crdtool.load import fragments
 from crdtool.load.gotyping import key_string
 from crdtool.load.sources import without_cyclic_gc
+from crdtool.load.stretches import Stretches, runs
 from crdtool.load.yamlreader import YAMLInputError, compose_documents, construct, read_json, scalar_value
 from crdtool.model.gounquote import replace_lone_surrogate_escapes
 from crdtool.model.jsonvalue import deep_equal, same_reading
@@ -99,9 +99,9 @@ def edit_file(text: str, targets: dict[Key, tuple[Any, Any]],
             new, changes = _apply(text, edits)
         except _Whole:
             new, changes = None, []
-        got = source.read_back(new) if new is not None else None
-        if got is not None and len(got) == len(source.nodes):
-            wrong = {i for i, value in enumerate(got)
+        got = source.read_back(new, changes, set(plans)) if new is not None else None
+        if got is not None:
+            wrong = {i for i, value in got.items()
                      if not same_reading(value, expected[i] if i in expected else source.value(i))}
         else:
             wrong = set(plans)
@@ -167,6 +167,7 @@ class _Source:
             except YAMLInputError as err:
                 raise EditError(f"cannot read the file's layout: {err.message}") from None
         self.nodes: list[Node | None] = nodes
+        self.stretches: Stretches | None | Literal[False] = None  # found at the first read-back (False: none)
         if self.is_json and len(nodes) != 1:
             raise EditError("cannot read the file's layout as YAML")
         m = _LINE_BREAK.search(text)
@@ -181,16 +182,25 @@ class _Source:
                 self._read[index] = None if node is None else construct(node, [])
         return self._read[index]
 
-    def read_back(self, text: str) -> list[Any] | None:
-        """The documents' values in a new text (None when it cannot be read as the old one was)."""
+    def read_back(self, text: str, changes: list[Change], wanted: set[int]) -> dict[int, Any] | None:
+        """The values in a new text, made by `changes`, of the documents `wanted`, and of any other
+        that may read differently; None when the text does not read as as many documents as the old one.
+        Only the changed documents are read where the `---` lines tell them apart (load.stretches)."""
         if self.is_json:
             is_json, value = json_value(text)
-            return [value] if is_json else None
-        try:
-            with without_cyclic_gc():
-                return _values(compose_documents(text))
-        except YAMLInputError:
-            return None
+            return {0: value} if is_json else None
+        with without_cyclic_gc():
+            if self.stretches is None:
+                self.stretches = Stretches.of(self.text, self.nodes) or False
+            if self.stretches:
+                values = self.stretches.read_back(text, changes, wanted)
+                if values is not None:
+                    return values
+            try:
+                read = _values(compose_documents(text))
+            except YAMLInputError:
+                return None
+        return dict(enumerate(read)) if len(read) == len(self.nodes) else None
 
     def document_edits(self, index: int, changes: list[tuple[tuple[Segment, ...], Any, Any]], expected: Any,
                        whole: bool) -> list[_Edit]:
@@ -278,7 +288,7 @@ class _Editor:
                     self.change(pair[1], before[key], value, None if node.flow_style else pair[0])
                 elif not deep_equal(before[key], value):
                     raise _Whole
-        for run in _runs(sorted(removed)):
+        for run in runs(sorted(removed)):
             self._delete(node, run)
         if added:
             self._insert(node, added)
@@ -469,17 +479,3 @@ def _shared_nodes(root: Node) -> set[int]:
         elif isinstance(node, SequenceNode):
             stack.extend(node.value)
     return shared
-
-
-def _runs(indexes: list[int]) -> Iterator[tuple[int, int]]:
-    """Consecutive indexes grouped as (first, last)."""
-    first = prev = None
-    for i in indexes:
-        if prev is not None and i == prev + 1:
-            prev = i
-            continue
-        if first is not None:
-            yield first, prev  # type: ignore[misc]
-        first = prev = i
-    if first is not None:
-        yield first, prev  # type: ignore[misc]

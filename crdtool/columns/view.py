@@ -36,6 +36,7 @@ def build_view(docs: list[Document], registry: Registry, listing: Listing, now: 
     from crdtool.engine.builtin import is_builtin
     from crdtool.engine.lint import is_crd
     from crdtool.engine.validate import unknown_kind
+    from crdtool.load.sources import refuse_unsupported_values
 
     view = View()
     tables: dict[tuple[str, str, str], Table] = {}
@@ -43,6 +44,7 @@ def build_view(docs: list[Document], registry: Registry, listing: Listing, now: 
     for doc in docs:
         if is_crd(doc) or is_builtin(doc):
             continue
+        refuse_unsupported_values(doc)
         served = _served_version(registry, doc, listing.api_version)
         if served is None:
             view.refused.append((doc, unknown_kind(doc, registry).status or "unknown kind"))

@@ -282,6 +282,7 @@ def convert_documents(docs: list[Document], registry: Registry, request: Convert
     """Every custom resource among `docs` converted; the documents skipped, and why; the converters used."""
     from crdtool.engine.builtin import is_builtin
     from crdtool.engine.lint import is_crd
+    from crdtool.load.sources import refuse_unsupported_values
 
     run = _Run(registry, request)
     skipped: list[Skipped] = []
@@ -289,6 +290,7 @@ def convert_documents(docs: list[Document], registry: Registry, request: Convert
     for doc in docs:
         if is_crd(doc):
             continue
+        refuse_unsupported_values(doc)
         if is_builtin(doc):
             skipped.append(Skipped(doc.source, doc.index, doc.api_version, doc.kind, "built-in", "a built-in kind"))
             continue

@@ -135,10 +135,11 @@ def _check_olds(olds: Sequence[Document]) -> None:
     """The stored objects must be readable as kubectl reads them: a List whose items are not a list
     is an InputError (kubectl's `unable to decode` text), not a stored object."""
     from crdtool.errors import InputError
-    from crdtool.load.sources import list_items_error
+    from crdtool.load.sources import list_items_error, refuse_unsupported_values
     from crdtool.model.gofmt import go_quote
 
     for old in olds:
+        refuse_unsupported_values(old)
         error = list_items_error(old.data)
         if error is not None:
             raise InputError(old.source, f"unable to decode {go_quote(old.source)}: {error}",
@@ -241,7 +242,7 @@ def _sort_documents(docs: list[Document], request: RunRequest, chain: Chain | No
     from crdtool.engine.builtin import builtin_lookup, no_kind_match
     from crdtool.engine.lint import is_crd
     from crdtool.engine.results import Result
-    from crdtool.load.sources import list_items_error
+    from crdtool.load.sources import list_items_error, refuse_unsupported_values
 
     objects: list[ToCheck] = []
     skipped: list[Skipped] = []
@@ -249,6 +250,7 @@ def _sort_documents(docs: list[Document], request: RunRequest, chain: Chain | No
     for doc in docs:
         if is_crd(doc):
             continue
+        refuse_unsupported_values(doc)
         undecodable = list_items_error(doc.data)
         if undecodable is not None:  # kubectl's decoder stops here, before any request
             builtins.append(Result(document=doc, kind=doc.kind, name=doc.name, api_version=doc.api_version,

@@ -270,6 +270,18 @@ def list_items_error(data: Any) -> str | None:
             "[]json.RawMessage")
 
 
+def refuse_unsupported_values(doc: Document) -> None:
+    """kubectl's reading of an object that holds `.nan` or `.inf`: sigs.k8s.io/yaml cannot write it as
+    JSON, so the file is not read (an InputError at the value). A CRD's lint decides its own (engine.lint)."""
+    from crdtool.model.gofmt import json_unsupported_value
+
+    unsupported = json_unsupported_value(doc.data)
+    if unsupported is not None:
+        path, text = unsupported
+        raise InputError(doc.source, f"error converting YAML to JSON: json: unsupported value: {text}",
+                         *(doc.locate(path) or (None, None)))
+
+
 @contextmanager
 def without_cyclic_gc() -> Iterator[None]:
     """Build document trees with the cyclic garbage collector paused, then freeze them.

@@ -267,3 +267,30 @@ def go_trim_space(s: str) -> str:
 def go_is_space(ch: str) -> bool:
     """unicode.IsSpace of one character."""
     return len(ch) == 1 and ch in _GO_SPACE
+
+
+def json_unsupported_value(v: Any) -> tuple[tuple[str | int, ...], str] | None:
+    """json.Marshal's refusal of a value that holds an infinity or NaN (`json: unsupported value: NaN`):
+    the path of the first one in the order Go writes the value (map keys sorted) and its text (`NaN`,
+    `+Inf`, `-Inf`); None for a value Go marshals. sigs.k8s.io/yaml marshals every YAML document so,
+    and fails on `.nan` and `.inf` before anything reads it."""
+    stack = [v]  # first, whether there is one at all: a walk without recursion or sorting
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+        elif isinstance(x, float) and not math.isfinite(x):
+            return _first_non_finite(v, ())
+    return None
+
+
+def _first_non_finite(v: Any, path: tuple[str | int, ...]) -> tuple[tuple[str | int, ...], str] | None:
+    if isinstance(v, float):
+        return None if math.isfinite(v) else (path, go_float_g(v))
+    if isinstance(v, dict):
+        return next((bad for key in sorted(v) if (bad := _first_non_finite(v[key], (*path, key))) is not None), None)
+    if isinstance(v, list):
+        return next((bad for i, x in enumerate(v) if (bad := _first_non_finite(x, (*path, i))) is not None), None)
+    return None

@@ -155,3 +155,21 @@ def test_an_items_value_that_decoding_leaves_out_is_left_out(tmp_path: Path, odd
     assert "internal error" not in res.output
     assert res.exit_code == 1, res.output
     assert 'spec.tags[1]: Invalid value: "integer": spec.tags[1] in body must be of type string' in res.output
+
+
+@pytest.mark.parametrize(("value", "text", "column"), [(".nan", "NaN", 3), ("-.inf", "-Inf", 3),
+                                                       ("[1, .inf]", "+Inf", 17)])
+def test_an_infinity_or_nan_is_kubectls_reading_error_in_every_command(tmp_path: Path, value: str, text: str,
+                                                                       column: int) -> None:
+    """sigs.k8s.io/yaml writes every document as JSON before kubectl reads it, and json.Marshal refuses
+    these: the file is not read (exit 2, the value's place), never checked as a valid object."""
+    path = tmp_path / "cr.yaml"
+    path.write_text(f"apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: a\nspec:\n"
+                    f"  cronSpec: {value}\n")
+    message = f"{path}:6:{column}: error: error converting YAML to JSON: json: unsupported value: {text}"
+    for command in COMMANDS:
+        res = run(*command, "-c", CRD, str(path))
+        assert res.exit_code == 2, (command, res.output)
+        assert message in res.stderr, (command, res.stderr)
+    res = run("validate", "--old", str(path), "-c", CRD, _write(tmp_path, CRONTAB))
+    assert res.exit_code == 2 and message in res.stderr

@@ -26,12 +26,11 @@ them as read-only.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from crdtool.model.gofmt import go_float_g
+from crdtool.model.gofmt import json_unsupported_value
 from crdtool.model.gounmarshal import (
     BOOL,
     BYTES,
@@ -220,33 +219,6 @@ _TYPE_META = define(struct('struct { APIVersion string "json:\\"apiVersion,omite
                            'Kind string "json:\\"kind,omitempty\\"" }'), {"apiVersion": STRING, "kind": STRING})
 
 
-def _has_non_finite(v: Any) -> bool:
-    """Whether `v` holds an infinity or NaN anywhere (a walk without recursion or sorting: almost no document
-    does, and `_unsupported` then need not look for the first in Go's order)."""
-    stack = [v]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-        elif isinstance(x, float) and not math.isfinite(x):
-            return True
-    return False
-
-
-def _unsupported(v: Any) -> str | None:
-    """json.Marshal's `unsupported value` (sigs.k8s.io/yaml fails with it before any decoding):
-    the first infinity or NaN in `v`, in the order Go writes it (map keys sorted)."""
-    if isinstance(v, float):
-        return None if math.isfinite(v) else go_float_g(v)
-    if isinstance(v, dict):
-        return next((bad for key in sorted(v) if (bad := _unsupported(v[key])) is not None), None)
-    if isinstance(v, list):
-        return next((bad for x in v if (bad := _unsupported(x)) is not None), None)
-    return None
-
-
 # ---------------------------------------------------------------- entry points
 
 
@@ -257,9 +229,9 @@ def decode_crd(data: Any) -> DecodeResult:
     which error is reported and the order of unknown fields; the typed view keeps the document's
     order, so the sorted reading is done only when there is something to report.
     """
-    bad = _unsupported(data) if _has_non_finite(data) else None
-    if bad is not None:
-        return DecodeResult(None, f"json: unsupported value: {bad}", [], True)
+    unsupported = json_unsupported_value(data)
+    if unsupported is not None:
+        return DecodeResult(None, f"json: unsupported value: {unsupported[1]}", [], True)
     interpreted = unmarshal(data, _TYPE_META, sorted_keys=True, fold_case=True)
     if interpreted.error is not None:
         return DecodeResult(None, f"couldn't get version/kind; json parse error: {interpreted.error}", [], True)

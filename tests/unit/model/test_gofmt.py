@@ -136,3 +136,12 @@ def test_x_text_float_e_is_the_en_us_printers_scientific_notation():
     assert x_text_float_e(1e100) == f"1.000000{NNBSP}×{NNBSP}10¹⁰⁰"
     assert x_text_float_e(INF, 20) == " " * 19 + "∞" and x_text_float_e(-INF, 6) == "    -∞"  # fmt_test: %20e
     assert x_text_float_e(1.5, 30) == " " * 15 + f"1.500000{NNBSP}×{NNBSP}10⁰⁰"  # padded to 30 characters
+
+
+def test_json_marshal_refuses_the_first_non_finite_float_in_its_writing_order() -> None:
+    from crdtool.model.gofmt import json_unsupported_value
+
+    assert json_unsupported_value({"a": [1, {"b": 1.5}], "c": "NaN"}) is None
+    assert json_unsupported_value({"z": NAN, "a": [1, {"b": -INF}]}) == (("a", 1, "b"), "-Inf")
+    assert json_unsupported_value([INF]) == ((0,), "+Inf")
+    assert json_unsupported_value(NAN) == ((), "NaN")

@@ -1,0 +1,108 @@
+"""`--write`'s edits against the whole file read again (load.edit, load.stretches): random changes
+to random documents of multi-document files, the corpus's and some written to be awkward. Whatever
+the edit answers is either an EditError or a text whose every document reads as asked, checked
+here by reading the whole new text, not the stretches the edit reads back. Seeded: the same cases
+on every run."""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from crdtool.load.edit import EditError, edit_file
+from crdtool.load.yamlreader import YAMLInputError, read_yaml_stream
+from crdtool.model.jsonvalue import same_reading
+
+CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "crs"
+
+AWKWARD = [
+    "a: 1\n---\n# between\nb: |\n  x\n  ---\n---\nc: [1, 2]\n",
+    "---\nk: v\n--- # a comment on the marker\nk: w\n---\n",
+    "x: &a {p: 1}\ny: *a\n---\nz: 'q\n\n  r'\n---\nw: >-\n  folded\n  text\n\n",
+    "a: 1\r\n---\r\nb:\r\n  c: 2\r\n---\r\nd: 3",
+    "# head only\n---\nm:\n- 1\n- n: 2\n---\nlast: true\n...\n",
+    "%YAML 1.1\n---\na: 1\n---\nb: 2\n",
+    "a: {b: 1,\n  c: 2}\n---\nd: \"multi\n  line\"\n---\ne: plain\n  continued\n",
+]
+
+NEW_VALUES: list[Any] = [1, "x", "---", "...", "a\n---\nb", "# not a comment", {"n": {"m": [1, "---"]}},
+                         [], {}, None, True, 1.5, ["a", {"b": "c"}], "line\n", "  lead"]
+
+
+def _texts() -> list[str]:
+    found = sorted(p for p in CORPUS.glob("*/*.yaml") if "\n---" in p.read_text(encoding="utf-8"))
+    return [p.read_text(encoding="utf-8") for p in found[:40]] + AWKWARD
+
+
+def _paths(value: Any, prefix: tuple = ()) -> list[tuple]:
+    out = [prefix]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out.extend(_paths(v, (*prefix, k)))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out.extend(_paths(v, (*prefix, i)))
+    return out
+
+
+def _mutate(rng: random.Random, value: Any) -> Any:
+    """`value` with one to three random changes: a key added, removed, or a value replaced."""
+    value = copy.deepcopy(value)
+    for _ in range(rng.randint(1, 3)):
+        containers = [p for p in _paths(value) if isinstance(_at(value, p), (dict, list)) and _at(value, p)]
+        if not containers:
+            return value
+        target = _at(value, rng.choice(containers))
+        new = copy.deepcopy(rng.choice(NEW_VALUES))
+        if isinstance(target, dict):
+            key = rng.choice(list(target))
+            move = rng.random()
+            if move < 0.4:
+                target[f"added{rng.randint(0, 99)}"] = new
+            elif move < 0.7 and len(target) > 1:
+                del target[key]
+            else:
+                target[key] = new
+        else:
+            target[rng.randrange(len(target))] = new
+    return value
+
+
+def _at(value: Any, path: tuple) -> Any:
+    for step in path:
+        value = value[step]
+    return value
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_edits_read_back_whole_as_asked(seed: int) -> None:
+    if not CORPUS.is_dir():
+        pytest.skip("the shared corpus is not beside this repository")
+    rng = random.Random(seed)
+    written = refused = 0
+    for text in _texts():
+        try:
+            docs = [value for value, _, _ in read_yaml_stream(text)]
+        except YAMLInputError:
+            continue
+        changed = [i for i, d in enumerate(docs) if isinstance(d, dict) and d and rng.random() < 0.5]
+        targets = {i: (docs[i], _mutate(rng, docs[i])) for i in changed}
+        targets = {i: t for i, t in targets.items() if not same_reading(t[0], t[1])}
+        if not targets:
+            continue
+        try:
+            new, _ = edit_file(text, targets)
+        except EditError:
+            refused += 1
+            continue
+        written += 1
+        got = [value for value, _, _ in read_yaml_stream(new)]
+        expected = [targets[i][1] if i in targets else d for i, d in enumerate(docs)]
+        assert len(got) == len(expected), (seed, text[:200])
+        for i, (a, b) in enumerate(zip(got, expected, strict=True)):
+            assert same_reading(a, b), (seed, i, text[:200], new[:400])
+    assert written > 10 * max(refused, 1) or written > 30, (written, refused)

@@ -167,6 +167,7 @@ class _Source:
             except YAMLInputError as err:
                 raise EditError(f"cannot read the file's layout: {err.message}") from None
         self.nodes: list[Node | None] = nodes
+        self.merge_keys = "<<" in text  # whether a mapping may hold a merge key, as when the text was read
         self.stretches: Stretches | None | Literal[False] = None  # found at the first read-back (False: none)
         if self.is_json and len(nodes) != 1:
             raise EditError("cannot read the file's layout as YAML")
@@ -179,7 +180,7 @@ class _Source:
         if index not in self._read:
             node = self.nodes[index]
             with without_cyclic_gc():
-                self._read[index] = None if node is None else construct(node, [])
+                self._read[index] = None if node is None else construct(node, [], merge_keys=self.merge_keys)
         return self._read[index]
 
     def read_back(self, text: str, changes: list[Change], wanted: set[int]) -> dict[int, Any] | None:
@@ -197,7 +198,7 @@ class _Source:
                 if values is not None:
                     return values
             try:
-                read = _values(compose_documents(text))
+                read = _values(compose_documents(text), text)
             except YAMLInputError:
                 return None
         return dict(enumerate(read)) if len(read) == len(self.nodes) else None
@@ -449,9 +450,11 @@ class _Editor:
         return _Edit(start, end, fragments.flow(value))
 
 
-def _values(nodes: list[Node | None]) -> list[Any]:
-    """The documents' values as crdtool reads them (duplicate keys were reported when it did)."""
-    return [None if node is None else construct(node, []) for node in nodes]
+def _values(nodes: list[Node | None], text: str) -> list[Any]:
+    """The values of the documents of `text` as crdtool reads them (duplicate keys were reported when
+    it did); a mapping is searched for merge keys only if the text has a `<<`, as when it was read."""
+    merge_keys = "<<" in text
+    return [None if node is None else construct(node, [], merge_keys=merge_keys) for node in nodes]
 
 
 def _may_share_nodes(text: str, root: Node) -> bool:

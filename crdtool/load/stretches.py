@@ -88,8 +88,10 @@ class Stretches:
         values: dict[int, Any] = {}
         for first, last in spans:
             low, high = new_cuts[first + self.first], new_cuts[last + self.first + 1]
+            text = new[low:high]
+            merge_keys = "<<" in text  # else no mapping is searched for a merge key, as in the first reading
             try:
-                nodes = compose_documents(new[low:high])
+                nodes = compose_documents(text)
             except YAMLInputError:
                 return None
             if len(nodes) != last - first + 1:
@@ -97,7 +99,7 @@ class Stretches:
             for i, node in enumerate(nodes, first):
                 if node is None:
                     return None
-                values[i] = construct(node, [])
+                values[i] = construct(node, [], merge_keys=merge_keys)
         return values
 
     def _moved(self, changes: Sequence[tuple[int, int, int, int]], new_length: int) -> list[int] | None:

@@ -31,3 +31,15 @@ def test_two_readings_of_a_nan_are_the_same_reading_but_go_types_stay_apart():
     assert not same_reading({"a": nan, "b": 1}, {"a": nan, "b": 1.0})
     assert not same_reading([nan], [nan, nan])
     assert not same_reading({"a": nan}, {"b": nan})
+
+
+def test_same_reading_in_another_key_order_or_nested_beyond_marshal() -> None:
+    assert same_reading({"a": 1, "b": [0.0]}, {"b": [-0.0], "a": 1})
+    deep: list = []
+    for _ in range(3000):
+        deep = [deep]
+    other: list = []
+    for _ in range(3000):
+        other = [other]
+    assert same_reading(deep, other)
+    assert not same_reading(deep, [other])

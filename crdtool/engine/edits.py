@@ -33,13 +33,17 @@ def _apply_defaults(result: Result, obj: Any) -> list[str]:
     return apply_defaults(obj, result.crd_version.structural)
 
 
-def file_edit(result: Result, op: Operation) -> Any:
+def file_edit(result: Result, op: Operation, defaulted_as_given: bool = False) -> Any:
     """The input as the diff and --write change it: only what `op` removes or adds, to the document
     as written; None when that is nothing. (The apiserver's object, `result.object`, is also
-    decoded: `default` prunes it first, and ObjectMeta's round trip rewrites metadata, e.g. an
-    ownerReference's missing uid written as "": not edits to make in a user's file.)"""
+    decoded: `default -o yaml` prunes it first, and ObjectMeta's round trip rewrites metadata, e.g.
+    an ownerReference's missing uid written as "": not edits to make in a user's file.)
+    `defaulted_as_given`: the result is the `default` step's own, whose object is a custom resource
+    as written with its defaults (engine.validate): that is the edit, made once."""
     if result.object is None:
         return None
+    if defaulted_as_given and result.crd_version is not None:
+        return result.object if result.defaulted else None
     from crdtool.model.jsonvalue import deep_equal, json_copy
     from crdtool.schema.pruning.algorithm import prune
 

@@ -397,7 +397,7 @@ def _finish_changes(result: Result, request: RunRequest) -> None:
     if request.stored and request.op == "default":
         default_stored(result)
     if request.edits:
-        result.edit = file_edit(result, request.op)
+        result.edit = file_edit(result, request.op, defaulted_as_given=_op(request) == "default")
 
 
 def _outcome(docs: list[Document], lint_results: list[Result], results: list[Result], skipped: list[Skipped],

@@ -119,3 +119,8 @@ def test_default_as_stored_and_file_edits_come_from_the_engine() -> None:
     assert "imagePullPolicy" not in pruned.edit["spec"] and "replicas" not in pruned.edit["spec"]
     (plain,) = run(RunRequest(documents=docs, crds=crds, op="prune")).results
     assert plain.edit is None
+    (defaulted,) = run(RunRequest(documents=docs, crds=crds, op="default", edits=True)).results
+    assert defaulted.edit is defaulted.object and defaulted.edit == stored.edit  # the step's object, made once
+    docs[0].data["spec"].update(replicas=1, cronSpec="5 0 * * *")
+    (unchanged,) = run(RunRequest(documents=docs, crds=crds, op="default", edits=True)).results
+    assert unchanged.edit is None and unchanged.object == docs[0].data

@@ -236,6 +236,9 @@ def test_jobs_lint_in_workers_with_the_same_output_in_the_same_order() -> None:
         one = run("--no-config", "lint", "--no-color", "--format", fmt, *inputs)
         two = run("--no-config", "lint", "--no-color", "--format", fmt, "--jobs", "2", *inputs)
         assert (two.exit_code, two.output) == (one.exit_code, one.output), fmt
+        # without the cache, the workers read every file (none comes from the cache the first run filled)
+        unread = run("--no-config", "--no-cache", "lint", "--no-color", "--format", fmt, "--jobs", "2", *inputs)
+        assert (unread.exit_code, unread.output) == (one.exit_code, one.output), fmt
     assert one.exit_code == 1 and len(json.loads(run("lint", "--format", "json", *inputs).output)["results"]) >= 7
     old = run("--no-config", "lint", "--no-color", "--old", CRONTAB, CRONTAB, WRONG_NAME)
     assert run("--no-config", "lint", "--no-color", "-j", "2", "--old", CRONTAB, CRONTAB, WRONG_NAME).output == \

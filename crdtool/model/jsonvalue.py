@@ -20,16 +20,17 @@ def json_copy(value: Any) -> Any:
     return value
 
 
-def deep_equal(a: Any, b: Any) -> bool:
-    """reflect.DeepEqual of decoded JSON: an int64 never equals a float64 (nor a bool)."""
+def deep_equal(a: Any, b: Any, nan_equal: bool = False) -> bool:
+    """reflect.DeepEqual of decoded JSON: an int64 never equals a float64 (nor a bool). `nan_equal`:
+    a NaN equals a NaN too (two readings of the same text: `same_reading`)."""
     ta = type(a)
     if ta is not type(b):
         return False
     if ta is dict:
-        return len(a) == len(b) and all(k in b and deep_equal(v, b[k]) for k, v in a.items())
+        return len(a) == len(b) and all(k in b and deep_equal(v, b[k], nan_equal) for k, v in a.items())
     if ta is list:
-        return len(a) == len(b) and all(deep_equal(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
+        return len(a) == len(b) and all(deep_equal(x, y, nan_equal) for x, y in zip(a, b, strict=True))
+    return bool(a == b) or (nan_equal and ta is float and a != a and b != b)
 
 
 def same_reading(a: Any, b: Any) -> bool:
@@ -44,15 +45,4 @@ def same_reading(a: Any, b: Any) -> bool:
             return True
     except ValueError:  # nested beyond marshal's limit
         pass
-    return _same(a, b)
-
-
-def _same(a: Any, b: Any) -> bool:
-    ta = type(a)
-    if ta is not type(b):
-        return False
-    if ta is dict:
-        return len(a) == len(b) and all(k in b and _same(v, b[k]) for k, v in a.items())
-    if ta is list:
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b) or (ta is float and a != a and b != b)
+    return deep_equal(a, b, nan_equal=True)

@@ -93,9 +93,7 @@ def _decode(doc: Document, served: ServedVersion, request: Request, result: Resu
     result.strict_decoding_errors.extend(doc.strict_duplicate_errors())
     if op == "default":
         # Defaulted as given (nothing pruned), unless the apiserver could not decode it at all.
-        decoded: dict = json_copy(obj)
-        pruning.prune(decoded, served.structural)
-        if not _metadata_decodes(decoded, served, result):
+        if not _metadata_decodes(_decoded_metadata(obj, served), served, result):
             return None
         result.defaulted = defaulting.apply_defaults(obj, served.structural)
         return obj
@@ -108,6 +106,24 @@ def _decode(doc: Document, served: ServedVersion, request: Request, result: Resu
     if op == "validate":
         result.defaulted = defaulting.apply_defaults(obj, served.structural)
     return obj
+
+
+def _decoded_metadata(obj: dict, served: ServedVersion) -> dict:
+    """What the apiserver's decoding of `obj` looks at to refuse it (`_metadata_decodes`): the object
+    pruned, or, where its schema has no embedded resource (only the root's metadata is looked at), the
+    object with its metadata alone pruned: a copy of the whole object pruned would be thrown away."""
+    from crdtool.schema.objectmeta.coerce import embedded_subtrees
+    from crdtool.schema.pruning import algorithm as pruning
+
+    schema = served.structural
+    meta = obj.get("metadata")
+    if (schema is not None and embedded_subtrees(schema)) or not isinstance(meta, dict):
+        decoded: dict = json_copy(obj)
+        pruning.prune(decoded, schema)
+        return decoded
+    meta = json_copy(meta)
+    pruning.prune_object_meta(meta, "metadata", [])
+    return {**obj, "metadata": meta}
 
 
 def _metadata_decodes(obj: dict, served: ServedVersion, result: Result) -> bool:

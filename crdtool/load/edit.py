@@ -8,7 +8,10 @@ stays byte for byte, and the work is proportional to the change, not to the file
 like the file's first line (as Black and Prettier's `endOfLine: auto` do), with LF for a file of one
 line; a file without a final line break keeps going without one.
 
-The result is read back and compared with the values asked for. A document whose change cannot be
+The edits are placed with the node trees the file's reading kept (composed again otherwise). The
+result is read back and compared with the values asked for: only the changed documents where the
+`---` lines tell the documents apart (load.stretches), the whole text otherwise (values of unchanged
+documents are made only then). A document whose change cannot be
 made in place (it goes through a YAML alias or merge key, or a block scalar that keeps its trailing
 blank lines) is written whole instead, which loses the comments inside it; a text that still does
 not read back as asked is an EditError, never a file.

@@ -52,8 +52,11 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
     from crdtool.engine.run import RunRequest, run
     from crdtool.report.registry import per_result
 
-    if jobs > 1:
+    if jobs > 1 and not edits:
         docs, crds = read_in_workers([(paths, False), (crd_paths, True)], jobs)
+    elif jobs > 1:  # files to edit are read here: the edit places its changes with the nodes the reading kept
+        docs = read_documents(paths, keep_nodes=True)
+        crds = read_documents(crd_paths, jobs, cached=True) if crd_paths else []
     else:
         docs = read_documents(paths, keep_nodes=edits)
         crds = read_documents(crd_paths, cached=True) if crd_paths else []

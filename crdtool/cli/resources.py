@@ -54,12 +54,9 @@ def run_objects(paths, crd_paths, version, namespace, field_validation, skip_unk
 
     if jobs > 1 and not edits:
         docs, crds = read_in_workers([(paths, False), (crd_paths, True)], jobs)
-    elif jobs > 1:  # files to edit are read here: the edit places its changes with the nodes the reading kept
-        docs = read_documents(paths, keep_nodes=True)
-        crds = read_documents(crd_paths, jobs, cached=True) if crd_paths else []
-    else:
+    else:  # files to edit are read here: the edit places its changes with the nodes the reading kept
         docs = read_documents(paths, keep_nodes=edits)
-        crds = read_documents(crd_paths, cached=True) if crd_paths else []
+        crds = read_documents(crd_paths, jobs, cached=True) if crd_paths else []
     olds = read_documents(old_paths) if old_paths else []
     with _ProgressBar() as progress:
         return run(RunRequest(

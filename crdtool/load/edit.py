@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from yaml.nodes import CollectionNode, MappingNode, Node, ScalarNode, SequenceNode
 
@@ -171,7 +171,7 @@ class _Source:
                 raise EditError(f"cannot read the file's layout: {err.message}") from None
         self.nodes: list[Node | None] = nodes
         self.merge_keys = "<<" in text  # whether a mapping may hold a merge key, as when the text was read
-        self.stretches: Stretches | None | Literal[False] = None  # found at the first read-back (False: none)
+        self.stretches = None if self.is_json else Stretches.of(text, nodes)  # what a read-back may read alone
         if self.is_json and len(nodes) != 1:
             raise EditError("cannot read the file's layout as YAML")
         m = _LINE_BREAK.search(text)
@@ -194,9 +194,7 @@ class _Source:
             is_json, value = json_value(text)
             return {0: value} if is_json else None
         with without_cyclic_gc():
-            if self.stretches is None:
-                self.stretches = Stretches.of(self.text, self.nodes) or False
-            if self.stretches:
+            if self.stretches is not None:
                 values = self.stretches.read_back(text, changes, wanted)
                 if values is not None:
                     return values

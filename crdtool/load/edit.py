@@ -11,7 +11,8 @@ line; a file without a final line break keeps going without one.
 The edits are placed with the node trees the file's reading kept (composed again otherwise). The
 result is read back and compared with the values asked for: only the changed documents where the
 `---` lines tell the documents apart (load.stretches), the whole text otherwise (values of unchanged
-documents are made only then). A document whose change cannot be
+documents are made only then); a document whose every edit appends entries to block mappings reads
+as asked without it (load.appends: what `default` does to most files). A document whose change cannot be
 made in place (it goes through a YAML alias or merge key, or a block scalar that keeps its trailing
 blank lines) is written whole instead, which loses the comments inside it; a text that still does
 not read back as asked is an EditError, never a file.
@@ -26,6 +27,7 @@ from typing import Any
 from yaml.nodes import CollectionNode, MappingNode, Node, ScalarNode, SequenceNode
 
 from crdtool.load import fragments
+from crdtool.load.appends import AppendReader, begins_entry, deepest_first, ends_cleanly
 from crdtool.load.gotyping import key_string
 from crdtool.load.sources import without_cyclic_gc
 from crdtool.load.stretches import Stretches, runs
@@ -96,13 +98,17 @@ def edit_file(text: str, targets: dict[Key, tuple[Any, Any]],
     whole: set[int] = set()
     while True:
         edits: list[_Edit] = []
+        appended: set[int] = set()  # documents that read as asked without a read-back (load.appends)
         for index, planned in plans.items():
-            edits.extend(source.document_edits(index, planned, expected[index], index in whole))
+            document, appends_only = source.document_edits(index, planned, expected[index], index in whole)
+            edits.extend(document)
+            if appends_only:
+                appended.add(index)
         try:
             new, changes = _apply(text, edits)
         except _Whole:
             new, changes = None, []
-        got = source.read_back(new, changes, set(plans)) if new is not None else None
+        got = source.read_back(new, changes, set(plans) - appended, appended) if new is not None else None
         if got is not None:
             wrong = {i for i, value in got.items()
                      if not same_reading(value, expected[i] if i in expected else source.value(i))}
@@ -172,6 +178,7 @@ class _Source:
         self.nodes: list[Node | None] = nodes
         self.merge_keys = "<<" in text  # whether a mapping may hold a merge key, as when the text was read
         self.stretches = None if self.is_json else Stretches.of(text, nodes)  # what a read-back may read alone
+        self.appends = AppendReader() if self.stretches is not None and not self.merge_keys else None
         if self.is_json and len(nodes) != 1:
             raise EditError("cannot read the file's layout as YAML")
         m = _LINE_BREAK.search(text)
@@ -186,16 +193,18 @@ class _Source:
                 self._read[index] = None if node is None else construct(node, [], merge_keys=self.merge_keys)
         return self._read[index]
 
-    def read_back(self, text: str, changes: list[Change], wanted: set[int]) -> dict[int, Any] | None:
+    def read_back(self, text: str, changes: list[Change], wanted: set[int],
+                  appended: set[int]) -> dict[int, Any] | None:
         """The values in a new text, made by `changes`, of the documents `wanted`, and of any other
-        that may read differently; None when the text does not read as as many documents as the old one.
-        Only the changed documents are read where the `---` lines tell them apart (load.stretches)."""
+        that may read differently but those `appended` (known to read as asked, load.appends); None
+        when the text does not read as as many documents as the old one. Only the changed documents
+        are read where the `---` lines tell the documents apart (load.stretches)."""
         if self.is_json:
             is_json, value = json_value(text)
             return {0: value} if is_json else None
         with without_cyclic_gc():
             if self.stretches is not None:
-                values = self.stretches.read_back(text, changes, wanted)
+                values = self.stretches.read_back(text, changes, wanted, appended)
                 if values is not None:
                     return values
             try:
@@ -205,7 +214,9 @@ class _Source:
         return dict(enumerate(read)) if len(read) == len(self.nodes) else None
 
     def document_edits(self, index: int, changes: list[tuple[tuple[Segment, ...], Any, Any]], expected: Any,
-                       whole: bool) -> list[_Edit]:
+                       whole: bool) -> tuple[list[_Edit], bool]:
+        """The document's edits, and whether they need no read-back: all append entries as
+        load.appends allows (the changes' old values being the document as read)."""
         root = self.nodes[index]
         if root is None:
             raise EditError(f"document {index} is empty")
@@ -214,10 +225,10 @@ class _Source:
             try:
                 for path, before, after in changes:
                     editor.change(editor.descend(root, path), before, after)
-                return editor.edits
+                return editor.edits, len(editor.appended) == len(editor.edits) and deepest_first(editor.appended)
             except _Whole:
                 pass
-        return [_Editor(self, root, checked=False).whole(root, expected)]
+        return [_Editor(self, root, checked=False).whole(root, expected)], False
 
 
 class _Editor:
@@ -227,6 +238,8 @@ class _Editor:
         self.source = source
         self.text = source.text
         self.edits: list[_Edit] = []
+        #: (place, column) of each edit that appends entries to a block mapping as load.appends allows
+        self.appended: list[tuple[int, int]] = []
         self.shared = _shared_nodes(root) if checked and _may_share_nodes(self.text, root) else set()
 
     # ------------------------------------------------------------------ walking
@@ -246,7 +259,7 @@ class _Editor:
     def change(self, node: Node, before: Any, after: Any, key: Node | None = None) -> None:
         """Edit `node`, read as `before`, into `after`; `key` is its key in a block mapping. What is
         unchanged is left at once: most of a document is, and reading its keys again is not cheap."""
-        if before == after and deep_equal(before, after):  # Python's `==` first: C's speed, never stricter
+        if before == after and same_reading(before, after):  # `==` first, at C's speed: it is never stricter
             return
         if id(node) in self.shared:
             raise _Whole
@@ -317,7 +330,8 @@ class _Editor:
             node = node.value[-1][1] if isinstance(node, MappingNode) else node.value[-1]
 
     def _line_start(self, index: int) -> int:
-        return max(self.text.rfind("\n", 0, index), self.text.rfind("\r", 0, index)) + 1
+        newline = self.text.rfind("\n", 0, index)
+        return max(newline, self.text.rfind("\r", newline + 1, index)) + 1  # a lone CR's, after the last LF
 
     def _line_end(self, index: int) -> int:
         """Just after the line break that ends the line holding `index` (the text's end if none)."""
@@ -394,7 +408,14 @@ class _Editor:
             self.edits.append(_Edit(end, end, text))
             return
         lines = [line for k, v in added.items() for line in fragments.entry_lines(k, v, self.source.style)]
-        self._add_lines(end, lines, pairs[0][0].start_mark.column)
+        column = pairs[0][0].start_mark.column
+        self._add_lines(end, lines, column)
+        first_key = pairs[0][0].start_mark.index
+        appends = self.source.appends
+        if (appends is not None and begins_entry(self.text, self._line_start(first_key), first_key)
+                and ends_cleanly(self.text, node)
+                and appends.reads_as(" " * column + self._lines(lines, column), column, added)):
+            self.appended.append((self.edits[-1].start, column))
 
     def _add_lines(self, index: int, lines: list[str], column: int) -> None:
         """New lines, indented to `column`, after the line holding `index`."""

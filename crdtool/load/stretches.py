@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Sequence, Set
 from typing import Any
 
 from yaml.nodes import Node
@@ -68,20 +68,24 @@ class Stretches:
         return cls(cuts, first)
 
     def read_back(self, new: str, changes: Sequence[tuple[int, int, int, int]],
-                  wanted: set[int]) -> dict[int, Any] | None:
+                  wanted: set[int], known: Set[int] = frozenset()) -> dict[int, Any] | None:
         """The values, in the new text, of the documents `wanted` and of every document a change
-        touched, each run of neighbouring documents read from its own stretch; None when the new text's
-        `---` lines are not where the changes (old start, old end, new start, new end, in order) moved
-        the old ones, or when a stretch does not read as its documents: the whole text must be read."""
-        new_cuts = self._moved(changes, len(new))
-        if new_cuts is None or _cuts(new) != new_cuts:
-            return None
+        touched but those `known` (to read as asked), each run of neighbouring documents read from
+        its own stretch; None when the new text's `---` lines are not where the changes (old start,
+        old end, new start, new end, in order) moved the old ones, or when a stretch does not read
+        as its documents: the whole text must be read."""
         documents = set(wanted)
         for _, end, _, _ in changes:
             stretch = max(bisect_left(self.cuts, end) - 1, 0)  # a line put before a `---` is the document above's
             if stretch < self.first:
                 return None
-            documents.add(stretch - self.first)
+            if stretch - self.first not in known:
+                documents.add(stretch - self.first)
+        if not documents:
+            return {}
+        new_cuts = self._moved(changes, len(new))
+        if new_cuts is None or _cuts(new) != new_cuts:
+            return None
         spans = list(runs(sorted(documents)))
         if sum(new_cuts[last + self.first + 1] - new_cuts[first + self.first] for first, last in spans) > len(new) // 2:
             return None  # most of the text: read it whole, in one go

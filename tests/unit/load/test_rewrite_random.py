@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from crdtool.load import edit as edit_module
 from crdtool.load.edit import EditError, edit_file
 from crdtool.load.yamlreader import YAMLInputError, read_yaml_stream
 from crdtool.model.jsonvalue import same_reading
@@ -106,3 +107,64 @@ def test_random_edits_read_back_whole_as_asked(seed: int) -> None:
         for i, (a, b) in enumerate(zip(got, expected, strict=True)):
             assert same_reading(a, b), (seed, i, text[:200], new[:400])
     assert written > 10 * max(refused, 1) or written > 30, (written, refused)
+
+
+#: Texts where a mapping's end is hard to see: what an entry appended after it must not join or split.
+APPEND_AWKWARD = [
+    "a:\n  b: plain\n    continued\n---\n? explicit\n: value\nk:\n  ? x\n",
+    "s: |+\n  kept\n\n---\nt: |-\n  stripped\nu:\n- 1\n- v: 2\n  w: |\n    text\n",
+    "- - a: 1\n    b: 2\n  - c: 3\n---\n  indented: root\n  more:\n    x: 1\n",
+    "a: 1 # trailing comment\n# a comment at column 0\nb:\n  c: 2\n  # inside\nd: {e: 1}\n",
+    "r: \"quoted\n  multi\"\nq: 'single'\nf: [a,\n  b]\n---\nn:\n  m:\n---\nt: !!str tagged\n",
+    "a: 1\r\nb:\r\n  c: 2\r\n---\r\nd:\r\n- e: 3\r\n  f: 4\r\n",
+    "x:\n  y:\n    z: 1\n  w: >+\n    folded\n\n---\nlast: no line break",
+    "a: &anchor {p: 1}\nb: *anchor\nc:\n  d: 1\n---\n<<: {m: 1}\ne: 2\n",
+    "k:\n- - x: 1\n    y:\n    - 2\n---\nseq:\n  - a: 1\n  -  b: 2\n",
+]
+
+
+def _add_entries(rng: random.Random, value: Any) -> Any:
+    """`value` with new keys added to one to three of its mappings (nothing removed or replaced)."""
+    value = copy.deepcopy(value)
+    mappings = [p for p in _paths(value) if isinstance(_at(value, p), dict) and _at(value, p)]
+    for path in rng.sample(mappings, min(len(mappings), rng.randint(1, 3))):
+        for _ in range(rng.randint(1, 2)):
+            _at(value, path)[f"new{rng.randint(0, 999)}"] = copy.deepcopy(rng.choice(NEW_VALUES))
+    return value
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_appends_read_back_whole_as_asked(seed: int, monkeypatch) -> None:
+    """Appends need no read-back (load.appends): the whole new text still reads as asked, and most
+    documents did take that way."""
+    if not CORPUS.is_dir():
+        pytest.skip("the shared corpus is not beside this repository")
+    proven = [0, 0]
+    document_edits = edit_module._Source.document_edits
+
+    def counting(self, *args):
+        edits, appends_only = document_edits(self, *args)
+        proven[appends_only] += 1
+        return edits, appends_only
+
+    monkeypatch.setattr(edit_module._Source, "document_edits", counting)
+    rng = random.Random(seed)
+    for text in _texts() + APPEND_AWKWARD * 4:
+        try:
+            docs = [value for value, _, _ in read_yaml_stream(text)]
+        except YAMLInputError:
+            continue
+        targets = {i: (d, _add_entries(rng, d)) for i, d in enumerate(docs)
+                   if isinstance(d, dict) and d and rng.random() < 0.6}
+        if not targets:
+            continue
+        try:
+            new, _ = edit_file(text, targets)
+        except EditError:
+            continue
+        got = [value for value, _, _ in read_yaml_stream(new)]
+        expected = [targets[i][1] if i in targets else d for i, d in enumerate(docs)]
+        assert len(got) == len(expected), (seed, text[:200], new[:400])
+        for i, (a, b) in enumerate(zip(got, expected, strict=True)):
+            assert same_reading(a, b), (seed, i, text[:200], new[:400])
+    assert proven[True] > 2 * proven[False], proven

@@ -48,7 +48,7 @@ def test_comments_before_the_first_marker_are_no_document() -> None:
 
 def test_only_the_changed_documents_are_read_back(monkeypatch) -> None:
     docs = [v for v, _, _ in read_yaml_stream(MANY)]
-    after = {**docs[7], "spec": {"a": 7, "b": True}}
+    after = {**docs[7], "spec": {"a": 77, "b": True}}  # a value written over: read back
     composed: list[str] = []
 
     def compose(text: str):
@@ -58,8 +58,8 @@ def test_only_the_changed_documents_are_read_back(monkeypatch) -> None:
     monkeypatch.setattr(stretches_module, "compose_documents", compose)
     monkeypatch.setattr(edit_module, "compose_documents", compose)
     new, _ = edit_file(MANY, {7: (docs[7], after)})
-    assert "  a: 7\n  b: true\n---\n# object 8" in new
-    assert composed[-1] == "---\n# object 7\nkind: K\nmetadata:\n  name: n7\nspec:\n  a: 7\n  b: true\n"
+    assert "  a: 77\n  b: true\n---\n# object 8" in new
+    assert composed[-1] == "---\n# object 7\nkind: K\nmetadata:\n  name: n7\nspec:\n  a: 77\n  b: true\n"
     assert [v for v, _, _ in read_yaml_stream(new)] == [*docs[:7], after, *docs[8:]]
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from crdtool.cli import leave_to_exit
 from crdtool.cli.common import (
     EXIT_FINDINGS,
     EXIT_INPUT,
@@ -53,6 +54,7 @@ def change_command(name: str, summary: str, objects_help: str) -> click.Command:
             if nothing_checked(bool(outcome.results), allow_empty, "custom resource", paths, outcome.skipped):
                 return EXIT_INPUT
             files = plan_files([(r.document, r.edit) for r in outcome.results]) if shows_diff or write else []
+            leave_to_exit(outcome, files)
             if report:
                 from crdtool.cli.emit import emit
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from crdtool.cli import leave_to_exit
 from crdtool.cli.common import (
     EXIT_FINDINGS,
     EXIT_INPUT,
@@ -93,6 +94,7 @@ def command(paths: tuple[str, ...], old_paths: tuple[str, ...], against: tuple[s
             store = current_cache()
             results = (lint(docs, old_docs, costs=costs, store=store) if jobs == 1
                        else _lint_in_workers(docs, old_docs, costs, jobs, store))
+        leave_to_exit(docs, results)
         for r in results:
             r.field_validation = field_validation
         counted = None

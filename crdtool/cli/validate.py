@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from crdtool.cli import leave_to_exit
 from crdtool.cli.admission import admission_inputs, admission_options
 from crdtool.cli.common import (
     EXIT_FINDINGS,
@@ -39,6 +40,7 @@ def command(paths, crd_paths, version, namespace, field_validation, skip_unknown
         admission = admission_inputs(admission_paths, webhook_services, ca_bundle, namespace_labels)
         outcome = run_objects(paths, crd_paths, version, namespace, field_validation, skip_unknown_kinds, old_paths,
                               jobs=jobs, admission=admission, fmt=fmt)
+        leave_to_exit(outcome)
         if nothing_checked(bool(outcome.results or outcome.crd_results), allow_empty,
                            "custom resource or CustomResourceDefinition", paths, outcome.skipped):
             return EXIT_INPUT

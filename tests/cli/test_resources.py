@@ -403,3 +403,16 @@ def test_kubectl_words_an_update_as_kubectl_replace_does(tmp_path: Path) -> None
                           'cannot be handled as a ConfigMap: strict decoding error: unknown field "extra"\n')
     res = CliRunner().invoke(cli, ["validate", "--format", "kubectl", str(new)])
     assert res.stderr.startswith(f'Error from server (BadRequest): error when creating "{new}": ')
+
+
+def test_a_run_leaves_its_objects_to_the_process_end_only_when_it_ends_at_once(monkeypatch) -> None:
+    import crdtool.cli as cli_package
+
+    assert cli_package._LEFT_TO_EXIT is None  # a CliRunner's process goes on: each run's objects are freed
+    assert run("validate", "--no-color", "-c", PLAIN_CRD, PLAIN_CR).exit_code == 0
+    assert cli_package._LEFT_TO_EXIT is None
+    left: list = []
+    monkeypatch.setattr(cli_package, "_LEFT_TO_EXIT", left)  # as `main` sets it, before it ends at once
+    assert run("default", "--no-color", "-c", CRD, NEEDS_DEFAULTS).exit_code == 0
+    (outcome, files), = left
+    assert [r.document.source for r in outcome.results] == [NEEDS_DEFAULTS] and files[0].path == NEEDS_DEFAULTS

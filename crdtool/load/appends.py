@@ -14,8 +14,10 @@ only adds fields, that reading was the largest part of a large file's write (1.8
   have been M's), and that token stands at a column < c, or is a `---` line or the text's end.
 - Lines at column c end whatever M's last value was, as they cannot continue it: a plain
   scalar continues only on deeper lines, a block scalar's content is deeper, a flow collection or
-  quoted scalar is closed. The one exception, a `|+` scalar, whose trailing blank lines the new lines
-  would split from it, is not appended to without a read-back.
+  quoted scalar is closed. A block scalar is the exception where its last line matters to its value:
+  one that keeps its trailing blank lines (`|+`), one whose last line has no line break (the new
+  lines would bring one), and one followed by lines of spaces (those deeper than its indentation are
+  content): after these, a read-back decides.
 - The new lines, all at column c or deeper, are read alone, and read as exactly the entries asked
   for: a mapping at column c. In the document they read the same, as new entries of M, because
   libyaml reads lines at column c and deeper alike in both places; and the token after them ends
@@ -55,7 +57,8 @@ def begins_entry(text: str, line_start: int, key_start: int) -> bool:
 
 def ends_cleanly(text: str, mapping: MappingNode) -> bool:
     """Whether new lines may follow the line where a block mapping's text ends: each mapping down its
-    last values begins its last entry with a simple key, and the last scalar is no `|+` or `>+`."""
+    last values begins its last entry with a simple key, and a block scalar at the end is neither
+    kept (`|+`) nor followed by anything but line breaks (one at least)."""
     node: Node = mapping
     while True:
         if isinstance(node, MappingNode) and not node.flow_style and node.value:
@@ -66,8 +69,13 @@ def ends_cleanly(text: str, mapping: MappingNode) -> bool:
         elif isinstance(node, SequenceNode) and not node.flow_style and node.value:
             node = node.value[-1]
         elif isinstance(node, ScalarNode) and node.style in ("|", ">"):
-            header_end = text.find("\n", node.start_mark.index)
-            return "+" not in text[node.start_mark.index:header_end if header_end >= 0 else len(text)]
+            start, stop = node.start_mark.index, node.end_mark.index
+            header_end = text.find("\n", start, stop)
+            trailing = text[start + len(text[start:stop].rstrip(" \t\r\n")):stop]  # after its last visible character
+            # Its last line ends with a line break, and only empty lines follow (spaces on a line
+            # deeper than the content's indentation are content, which the new lines would cut off).
+            return ("+" not in text[start:header_end if header_end >= 0 else stop]
+                    and trailing.startswith(("\n", "\r\n")) and not trailing.strip("\r\n"))
         else:
             return True
 

@@ -39,7 +39,11 @@ def _mapping(text: str, *path: str) -> MappingNode:
     ("k:\n  x: 1\n", True),
     ("k:\n  x: |\n    text\n", True),
     ("k:\n  x:\n  - a: 1\n    b: >-\n      t\n", True),
+    ("k:\n  x: |\n    text\n\n\n", True),  # empty lines after a clipped scalar are not its content
     ("k:\n  x: |+\n    kept\n\n", False),  # its trailing blank lines would go after the new lines
+    ("k:\n  x: |\n    text\n      \n", False),  # spaces deeper than its indentation: content
+    ("k:\n  x: |\n    text\n      ", False),
+    ("k:\n  x: |\n    text", False),  # the new lines would end its last line with a line break
     ("k:\n  x:\n  - a: 1\n    b: >+\n      t\n", False),
     ("k:\n  ? x\n", False),  # the missing value is placed at the next token, after the mapping
     ("k:\n  y: 1\n  z:\n    ? x\n", False),

@@ -120,6 +120,8 @@ APPEND_AWKWARD = [
     "x:\n  y:\n    z: 1\n  w: >+\n    folded\n\n---\nlast: no line break",
     "a: &anchor {p: 1}\nb: *anchor\nc:\n  d: 1\n---\n<<: {m: 1}\ne: 2\n",
     "k:\n- - x: 1\n    y:\n    - 2\n---\nseq:\n  - a: 1\n  -  b: 2\n",
+    "k:\n  s: |\n    text\n      \n---\nk:\n  s: |\n    text\n      ",  # spaces that are content
+    "k:\n  s: >\n    folded\n    end",  # a last line without a line break
 ]
 
 

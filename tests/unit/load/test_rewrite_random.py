@@ -6,12 +6,11 @@ on every run."""
 
 from __future__ import annotations
 
-import copy
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
+from value_edits import add_entries, mutate
 
 from crdtool.load import edit as edit_module
 from crdtool.load.edit import EditError, edit_file
@@ -30,53 +29,10 @@ AWKWARD = [
     "a: {b: 1,\n  c: 2}\n---\nd: \"multi\n  line\"\n---\ne: plain\n  continued\n",
 ]
 
-NEW_VALUES: list[Any] = [1, "x", "---", "...", "a\n---\nb", "# not a comment", {"n": {"m": [1, "---"]}},
-                         [], {}, None, True, 1.5, ["a", {"b": "c"}], "line\n", "  lead"]
-
 
 def _texts() -> list[str]:
     found = sorted(p for p in CORPUS.glob("*/*.yaml") if "\n---" in p.read_text(encoding="utf-8"))
     return [p.read_text(encoding="utf-8") for p in found[:40]] + AWKWARD
-
-
-def _paths(value: Any, prefix: tuple = ()) -> list[tuple]:
-    out = [prefix]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out.extend(_paths(v, (*prefix, k)))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            out.extend(_paths(v, (*prefix, i)))
-    return out
-
-
-def _mutate(rng: random.Random, value: Any) -> Any:
-    """`value` with one to three random changes: a key added, removed, or a value replaced."""
-    value = copy.deepcopy(value)
-    for _ in range(rng.randint(1, 3)):
-        containers = [p for p in _paths(value) if isinstance(_at(value, p), (dict, list)) and _at(value, p)]
-        if not containers:
-            return value
-        target = _at(value, rng.choice(containers))
-        new = copy.deepcopy(rng.choice(NEW_VALUES))
-        if isinstance(target, dict):
-            key = rng.choice(list(target))
-            move = rng.random()
-            if move < 0.4:
-                target[f"added{rng.randint(0, 99)}"] = new
-            elif move < 0.7 and len(target) > 1:
-                del target[key]
-            else:
-                target[key] = new
-        else:
-            target[rng.randrange(len(target))] = new
-    return value
-
-
-def _at(value: Any, path: tuple) -> Any:
-    for step in path:
-        value = value[step]
-    return value
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -91,7 +47,7 @@ def test_random_edits_read_back_whole_as_asked(seed: int) -> None:
         except YAMLInputError:
             continue
         changed = [i for i, d in enumerate(docs) if isinstance(d, dict) and d and rng.random() < 0.5]
-        targets = {i: (docs[i], _mutate(rng, docs[i])) for i in changed}
+        targets = {i: (docs[i], mutate(rng, docs[i])) for i in changed}
         targets = {i: t for i, t in targets.items() if not same_reading(t[0], t[1])}
         if not targets:
             continue
@@ -125,16 +81,6 @@ APPEND_AWKWARD = [
 ]
 
 
-def _add_entries(rng: random.Random, value: Any) -> Any:
-    """`value` with new keys added to one to three of its mappings (nothing removed or replaced)."""
-    value = copy.deepcopy(value)
-    mappings = [p for p in _paths(value) if isinstance(_at(value, p), dict) and _at(value, p)]
-    for path in rng.sample(mappings, min(len(mappings), rng.randint(1, 3))):
-        for _ in range(rng.randint(1, 2)):
-            _at(value, path)[f"new{rng.randint(0, 999)}"] = copy.deepcopy(rng.choice(NEW_VALUES))
-    return value
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_random_appends_read_back_whole_as_asked(seed: int, monkeypatch) -> None:
     """Appends need no read-back (load.appends): the whole new text still reads as asked, and most
@@ -156,7 +102,7 @@ def test_random_appends_read_back_whole_as_asked(seed: int, monkeypatch) -> None
             docs = [value for value, _, _ in read_yaml_stream(text)]
         except YAMLInputError:
             continue
-        targets = {i: (d, _add_entries(rng, d)) for i, d in enumerate(docs)
+        targets = {i: (d, add_entries(rng, d)) for i, d in enumerate(docs)
                    if isinstance(d, dict) and d and rng.random() < 0.6}
         if not targets:
             continue

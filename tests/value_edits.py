@@ -1,10 +1,16 @@
-"""Random changes to decoded YAML values, for the tests of `--write`'s edits."""
+"""Random changes to decoded YAML values, and the check that `--write`'s edit of a text reads back
+as asked, for the tests of load.edit and load.appends."""
 
 from __future__ import annotations
 
 import copy
 import random
 from typing import Any
+
+from crdtool.load import edit as edit_module
+from crdtool.load.edit import EditError, edit_file
+from crdtool.load.yamlreader import YAMLInputError, read_yaml_stream
+from crdtool.model.jsonvalue import same_reading
 
 #: Values put in: scalars that look like YAML's markers, comments and line breaks, and collections.
 NEW_VALUES: list[Any] = [1, "x", "---", "...", "a\n---\nb", "# not a comment", {"n": {"m": [1, "---"]}},
@@ -59,3 +65,38 @@ def mutate(rng: random.Random, value: Any) -> Any:
         else:
             target[rng.randrange(len(target))] = new
     return value
+
+
+def documents(text: str) -> list[Any] | None:
+    """The values of a text's documents as crdtool reads them; None when it does not read."""
+    try:
+        return [value for value, _, _ in read_yaml_stream(text)]
+    except YAMLInputError:
+        return None
+
+
+def edit_reads_as_asked(text: str, docs: list[Any], targets: dict[int, tuple[Any, Any]]) -> bool | None:
+    """Whether the text `edit_file` makes of `targets` reads, read whole again, as asked in every
+    document (each changed one as its new value, the others as they were); None when it refuses."""
+    try:
+        new, _ = edit_file(text, targets)
+    except EditError:
+        return None
+    got = documents(new)
+    expected = [targets[i][1] if i in targets else d for i, d in enumerate(docs)]
+    return got is not None and len(got) == len(expected) and all(
+        same_reading(a, b) for a, b in zip(got, expected, strict=True))
+
+
+def count_appends_only(monkeypatch: Any) -> list[int]:
+    """[documents read back, documents that needed no read-back (load.appends)], counted from now."""
+    counts = [0, 0]
+    document_edits = edit_module._Source.document_edits
+
+    def counting(self: Any, *args: Any) -> Any:
+        edits, appends_only = document_edits(self, *args)
+        counts[appends_only] += 1
+        return edits, appends_only
+
+    monkeypatch.setattr(edit_module._Source, "document_edits", counting)
+    return counts

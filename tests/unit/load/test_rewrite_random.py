@@ -10,11 +10,8 @@ import random
 from pathlib import Path
 
 import pytest
-from value_edits import add_entries, mutate
+from value_edits import add_entries, count_appends_only, documents, edit_reads_as_asked, mutate
 
-from crdtool.load import edit as edit_module
-from crdtool.load.edit import EditError, edit_file
-from crdtool.load.yamlreader import YAMLInputError, read_yaml_stream
 from crdtool.model.jsonvalue import same_reading
 
 CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "crs"
@@ -42,26 +39,20 @@ def test_random_edits_read_back_whole_as_asked(seed: int) -> None:
     rng = random.Random(seed)
     written = refused = 0
     for text in _texts():
-        try:
-            docs = [value for value, _, _ in read_yaml_stream(text)]
-        except YAMLInputError:
+        docs = documents(text)
+        if docs is None:
             continue
         changed = [i for i, d in enumerate(docs) if isinstance(d, dict) and d and rng.random() < 0.5]
         targets = {i: (docs[i], mutate(rng, docs[i])) for i in changed}
         targets = {i: t for i, t in targets.items() if not same_reading(t[0], t[1])}
         if not targets:
             continue
-        try:
-            new, _ = edit_file(text, targets)
-        except EditError:
+        right = edit_reads_as_asked(text, docs, targets)
+        if right is None:
             refused += 1
             continue
         written += 1
-        got = [value for value, _, _ in read_yaml_stream(new)]
-        expected = [targets[i][1] if i in targets else d for i, d in enumerate(docs)]
-        assert len(got) == len(expected), (seed, text[:200])
-        for i, (a, b) in enumerate(zip(got, expected, strict=True)):
-            assert same_reading(a, b), (seed, i, text[:200], new[:400])
+        assert right, (seed, text[:400])
     assert written > 10 * max(refused, 1) or written > 30, (written, refused)
 
 
@@ -87,32 +78,14 @@ def test_random_appends_read_back_whole_as_asked(seed: int, monkeypatch) -> None
     documents did take that way."""
     if not CORPUS.is_dir():
         pytest.skip("the shared corpus is not beside this repository")
-    proven = [0, 0]
-    document_edits = edit_module._Source.document_edits
-
-    def counting(self, *args):
-        edits, appends_only = document_edits(self, *args)
-        proven[appends_only] += 1
-        return edits, appends_only
-
-    monkeypatch.setattr(edit_module._Source, "document_edits", counting)
+    counts = count_appends_only(monkeypatch)
     rng = random.Random(seed)
     for text in _texts() + APPEND_AWKWARD * 4:
-        try:
-            docs = [value for value, _, _ in read_yaml_stream(text)]
-        except YAMLInputError:
+        docs = documents(text)
+        if docs is None:
             continue
         targets = {i: (d, add_entries(rng, d)) for i, d in enumerate(docs)
                    if isinstance(d, dict) and d and rng.random() < 0.6}
-        if not targets:
-            continue
-        try:
-            new, _ = edit_file(text, targets)
-        except EditError:
-            continue
-        got = [value for value, _, _ in read_yaml_stream(new)]
-        expected = [targets[i][1] if i in targets else d for i, d in enumerate(docs)]
-        assert len(got) == len(expected), (seed, text[:200], new[:400])
-        for i, (a, b) in enumerate(zip(got, expected, strict=True)):
-            assert same_reading(a, b), (seed, i, text[:200], new[:400])
-    assert proven[True] > 2 * proven[False], proven
+        if targets:
+            assert edit_reads_as_asked(text, docs, targets) is not False, (seed, text[:400])
+    assert counts[True] > 2 * counts[False], counts

@@ -131,12 +131,13 @@ def _metadata_decodes(obj: dict, served: ServedVersion, result: Result) -> bool:
     `result`, when its metadata (or an embedded resource's) does not decode."""
     from crdtool.schema.objectmeta import coerce as objectmeta
 
-    try:  # kubectl decodes the root metadata itself before sending (and the apiserver again)
+    decoded = None
+    try:  # kubectl decodes the root metadata itself before sending, as the apiserver does again
         if "metadata" in obj:
-            objectmeta.decode_object_meta(obj["metadata"])
+            decoded = objectmeta.decode_object_meta(obj["metadata"])
     except objectmeta.MetaDecodeError as err:
         result.client_error = _client_decode_error(str(err))
-    problem = objectmeta.coerce_metadata(obj, served.structural, served.kind, served.version)
+    problem = objectmeta.coerce_metadata(obj, served.structural, served.kind, served.version, decoded)
     if problem is None:
         return True
     result.status = objectmeta.handling_error(served.kind, served.version, problem)

@@ -84,8 +84,10 @@ def _decode_whole(value: Any) -> dict:
 
 # ---------------------------------------------------------------- coercion (the 400 before validation)
 
-def coerce_metadata(obj: dict, schema: Structural | None, kind: str, version: str) -> str | None:
+def coerce_metadata(obj: dict, schema: Structural | None, kind: str, version: str,
+                    decoded_meta: dict | None = None) -> str | None:
     """The decoding of a request's metadata: the reason of the 400 answer, or None; fixes `obj` in place.
+    `decoded_meta`: the root metadata already decoded (kubectl decodes the same before sending).
 
     The root metadata must decode into ObjectMeta (the error is Go's json text, without a path). The
     embedded resources are checked only in objects of the CRD's kind and version (`kind`, `version`),
@@ -94,7 +96,9 @@ def coerce_metadata(obj: dict, schema: Structural | None, kind: str, version: st
     `spec.v.kind: Invalid value: 5: must be a string`). Objects are visited in document order (Go's map
     order is random, so which of two bad embedded resources the apiserver names may differ).
     """
-    if "metadata" in obj:
+    if decoded_meta is not None:
+        obj["metadata"] = decoded_meta
+    elif "metadata" in obj:
         try:
             obj["metadata"] = decode_object_meta(obj["metadata"])
         except MetaDecodeError as err:

@@ -39,12 +39,17 @@ def file_edit(result: Result, op: Operation, defaulted_as_given: bool = False) -
     decoded: `default -o yaml` prunes it first, and ObjectMeta's round trip rewrites metadata, e.g.
     an ownerReference's missing uid written as "": not edits to make in a user's file.)
     `defaulted_as_given`: the result is the `default` step's own, whose object is a custom resource
-    as written with its defaults (engine.validate): that is the edit, made once."""
+    as written with its defaults (engine.validate): that is the edit, made once. A custom resource
+    the `prune` step removed nothing from (no unknown field reported, no null to drop) has no edit,
+    without pruning a copy again."""
     if result.object is None:
         return None
     if defaulted_as_given and result.crd_version is not None:
         return result.object if result.defaulted else None
-    from crdtool.model.jsonvalue import deep_equal, json_copy
+    from crdtool.model.jsonvalue import deep_equal, holds_null, json_copy
+
+    if op == "prune" and result.crd_version is not None and not result.pruned and not holds_null(result.document.data):
+        return None  # pruning removes the unknown fields the step reported, and nulls where not nullable
     from crdtool.schema.pruning.algorithm import prune
 
     edited = json_copy(result.document.data)

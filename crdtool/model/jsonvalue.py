@@ -8,7 +8,7 @@ from __future__ import annotations
 import marshal
 from typing import Any
 
-__all__ = ["deep_equal", "json_copy", "same_reading"]
+__all__ = ["deep_equal", "holds_null", "json_copy", "same_reading"]
 
 
 def json_copy(value: Any) -> Any:
@@ -18,6 +18,20 @@ def json_copy(value: Any) -> Any:
     if isinstance(value, list):
         return [json_copy(v) for v in value]
     return value
+
+
+def holds_null(value: Any) -> bool:
+    """Whether a decoded JSON value holds a null anywhere (a walk without recursion)."""
+    stack = [value]
+    while stack:
+        x = stack.pop()
+        if x is None:
+            return True
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return False
 
 
 def deep_equal(a: Any, b: Any, nan_equal: bool = False) -> bool:

@@ -124,3 +124,16 @@ def test_default_as_stored_and_file_edits_come_from_the_engine() -> None:
     docs[0].data["spec"].update(replicas=1, cronSpec="5 0 * * *")
     (unchanged,) = run(RunRequest(documents=docs, crds=crds, op="default", edits=True)).results
     assert unchanged.edit is None and unchanged.object == docs[0].data
+
+
+def test_a_prune_edit_removes_unknown_fields_and_nulls_where_not_nullable(tmp_path: Path) -> None:
+    crds = load_inputs([CRD])
+    given = {"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "n"}}
+    cases = [({"image": "i"}, None),  # nothing to prune: no edit
+             ({"image": None}, {"spec": {}}),  # no unknown field, but a null the schema does not allow
+             ({"image": "i", "x": 1}, {"spec": {"image": "i"}})]
+    for spec, edit in cases:
+        path = tmp_path / "cr.json"
+        path.write_text(json.dumps({**given, "spec": spec}))
+        (result,) = run(RunRequest(documents=load_inputs([str(path)]), crds=crds, op="prune", edits=True)).results
+        assert result.edit == (None if edit is None else {**given, **edit}), spec

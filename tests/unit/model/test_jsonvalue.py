@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from crdtool.model.jsonvalue import deep_equal, json_copy, same_reading
+from crdtool.model.jsonvalue import deep_equal, holds_null, json_copy, same_reading
 
 
 def test_json_copy_shares_no_container():
@@ -43,3 +43,8 @@ def test_same_reading_in_another_key_order_or_nested_beyond_marshal() -> None:
         other = [other]
     assert same_reading(deep, other)
     assert not same_reading(deep, [other])
+
+
+def test_a_null_anywhere_is_found() -> None:
+    assert holds_null(None) and holds_null({"a": [1, {"b": None}]}) and holds_null([{}, [None]])
+    assert not holds_null({"a": [1, {"b": False, "c": ""}], "d": 0}) and not holds_null([])

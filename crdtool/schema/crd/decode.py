@@ -59,7 +59,7 @@ from crdtool.model.gounmarshal import (
     struct,
     unmarshal,
 )
-from crdtool.model.jsonvalue import deep_equal
+from crdtool.model.jsonvalue import deep_equal, holds_null
 from crdtool.model.metav1 import OBJECT_META, TIME
 from crdtool.schema.crd.nodes import iter_schemas
 
@@ -114,7 +114,7 @@ def decodes_as_written(schema: dict) -> bool:
     used as written: no null anywhere (a list element or map value decodes to its zero value), and no
     `items` or `dependencies` entry that `_or_list` leaves out (neither a schema nor a list). Unknown
     keys, which decoding drops too, nothing reads."""
-    if _holds_null(schema):
+    if holds_null(schema):
         return False
     for node in iter_schemas(schema):
         entries = [node.get("items", [])]
@@ -124,19 +124,6 @@ def decodes_as_written(schema: dict) -> bool:
         if not all(isinstance(entry, (dict, list)) for entry in entries):
             return False
     return True
-
-
-def _holds_null(value: Any) -> bool:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if item is None:
-            return True
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
 
 
 JSON = any_json("v1.JSON")  # its UnmarshalJSON keeps any JSON as it is

@@ -32,11 +32,11 @@ import pickle
 import re
 import sys
 import time
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_BYTES", "Cache", "cache_directory", "clean", "disabled", "prune"]
+__all__ = ["MAX_BYTES", "Cache", "cache_directory", "clean", "disabled", "prune", "text_digest"]
 
 #: Each entry starts with this, then the SHA-256 of the payload, then the payload (a pickle).
 _MAGIC = b"crdtool-cache 1\n"
@@ -100,6 +100,13 @@ def _digest_files(digest: Any, top: str, suffixes: tuple[str, ...]) -> None:
                     stat = entry.stat()
                     entries.append(f"\0{os.path.relpath(entry.path, top)}\0{stat.st_size}\0{stat.st_mtime_ns}")
     digest.update("".join(sorted(entries)).encode())
+
+
+@lru_cache(maxsize=256)
+def text_digest(text: str) -> bytes:
+    """The SHA-256 of a file's text, what its entries are keyed by (memoized: a file's documents
+    and its verdicts share it)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
 class Cache:

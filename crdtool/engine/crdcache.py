@@ -11,12 +11,11 @@ rendered, in the document of this run, re-read from the same text.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from crdtool.cache import text_digest
 from crdtool.engine.results import Result
 
 if TYPE_CHECKING:
@@ -52,18 +51,12 @@ def names_of(doc: Document) -> CrdNames:
                     decoded=decoded is not None)
 
 
-@lru_cache(maxsize=256)
-def _text_digest(text: str) -> bytes:
-    """The hash of a file's text (memoized: every document of a file shares it)."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
-
-
 def document_key(doc: Document, *parts: object) -> bytes | None:
     """The cache key of a document as read, with `parts` (what else the value depends on); None for a
     document that was not read from a text (one built in memory has nothing to key it by)."""
     if not doc.text:
         return None
-    return _text_digest(doc.text) + repr((doc.index, doc.item, *parts)).encode()
+    return text_digest(doc.text) + repr((doc.index, doc.item, *parts)).encode()
 
 
 def _stored(result: Result) -> Result:

@@ -7,10 +7,10 @@ file's text again, and only when a finding needs one.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from crdtool.cache import text_digest
 from crdtool.load.document import Document, DuplicateKey
 from crdtool.load.sources import SourceParts, StreamNodes, read_source, read_text
 
@@ -44,7 +44,7 @@ class CachedFiles:
         text = read_text(path)
         if _is_json(text):  # JSON: positions come another way
             return read_source(path, text)
-        key = _key(text)
+        key = text_digest(text)
         docs = self._stored(path, text, key)
         if docs is None:
             docs = read_source(path, text)
@@ -57,12 +57,12 @@ class CachedFiles:
         if path == "-" or not self.store.enabled:
             return None
         text = read_text(path)
-        return None if _is_json(text) else self._stored(path, text, _key(text))
+        return None if _is_json(text) else self._stored(path, text, text_digest(text))
 
     def learn(self, parts: SourceParts, docs: list[Document]) -> None:
         """A YAML file read elsewhere, stored under its text as read there."""
         if self.store.enabled and parts.display != "<stdin>" and not _is_json(parts.text):
-            self.store.put(_NAMESPACE, _key(parts.text), _entries(docs))
+            self.store.put(_NAMESPACE, text_digest(parts.text), _entries(docs))
 
     def _stored(self, path: str, text: str, key: bytes) -> list[Document] | None:
         stored = self.store.get(_NAMESPACE, key)
@@ -77,10 +77,6 @@ class CachedFiles:
 
 def _is_json(text: str) -> bool:
     return text.lstrip().startswith("{")
-
-
-def _key(text: str) -> bytes:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
 def _entries(docs: list[Document]) -> list[tuple[int, int | None, Any, list[DuplicateKey]]]:

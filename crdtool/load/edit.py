@@ -409,22 +409,23 @@ class _Editor:
             return
         lines = [line for k, v in added.items() for line in fragments.entry_lines(k, v, self.source.style)]
         column = pairs[0][0].start_mark.column
-        self._add_lines(end, lines, column)
+        body = self._add_lines(end, lines, column)
         first_key = pairs[0][0].start_mark.index
         appends = self.source.appends
         if (appends is not None and begins_entry(self.text, self._line_start(first_key), first_key)
-                and ends_cleanly(self.text, node)
-                and appends.reads_as(" " * column + self._lines(lines, column), column, added)):
+                and ends_cleanly(self.text, node) and appends.reads_as(body, column, added)):
             self.appended.append((self.edits[-1].start, column))
 
-    def _add_lines(self, index: int, lines: list[str], column: int) -> None:
-        """New lines, indented to `column`, after the line holding `index`."""
+    def _add_lines(self, index: int, lines: list[str], column: int) -> str:
+        """New lines, indented to `column`, after the line holding `index`; their text, without the
+        line break that separates them from the file's."""
         at = self._line_end(index)
         body = " " * column + self._lines(lines, column)
         if at == len(self.text) and not self.text.endswith(("\n", "\r")):
             self.edits.append(_Edit(at, at, self.source.eol + body))
         else:
             self.edits.append(_Edit(at, at, body + self.source.eol))
+        return body
 
     def _replace(self, node: Node, value: Any, key: Node | None = None) -> None:
         """Write `value` in place of a node (the value of `key` in a block mapping, if given)."""

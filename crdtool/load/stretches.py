@@ -68,7 +68,7 @@ class Stretches:
         return cls(cuts, first)
 
     def read_back(self, new: str, changes: Sequence[tuple[int, int, int, int]],
-                  wanted: set[int], known: Set[int] = frozenset()) -> dict[int, Any] | None:
+                  wanted: set[int], known: Set[int]) -> dict[int, Any] | None:
         """The values, in the new text, of the documents `wanted` and of every document a change
         touched but those `known` (to read as asked), each run of neighbouring documents read from
         its own stretch; None when the new text's `---` lines are not where the changes (old start,

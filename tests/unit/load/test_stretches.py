@@ -68,22 +68,22 @@ def test_a_change_that_adds_a_marker_line_is_read_whole() -> None:
     text = "a: 1\n---\n" + long
     found = Stretches.of(text, compose_documents(text))
     assert found is not None
-    assert found.read_back("a: 1\n---\nc: 3\n---\n" + long, [(5, 5, 5, 14)], {0}) is None
-    assert found.read_back("a: 1\nx: 0\n---\n" + long, [(5, 5, 5, 10)], {0}) == {0: {"a": 1, "x": 0}}
+    assert found.read_back("a: 1\n---\nc: 3\n---\n" + long, [(5, 5, 5, 14)], {0}, set()) is None
+    assert found.read_back("a: 1\nx: 0\n---\n" + long, [(5, 5, 5, 10)], {0}, set()) == {0: {"a": 1, "x": 0}}
 
 
 def test_a_change_into_a_marker_line_is_read_whole() -> None:
     text = "a: 1\n---\nb: 2\n"
     found = Stretches.of(text, compose_documents(text))
     assert found is not None
-    assert found.read_back("a: 1\nb: 2\n", [(5, 9, 5, 5)], {0}) is None
+    assert found.read_back("a: 1\nb: 2\n", [(5, 9, 5, 5)], {0}, set()) is None
 
 
 def test_most_of_the_text_is_read_in_one_go() -> None:
     text = "a: 1\n---\nb: 2\n"
     found = Stretches.of(text, compose_documents(text))
     assert found is not None
-    assert found.read_back("a: 1\n---\nb: 3\n", [(12, 13, 12, 13)], {0, 1}) is None
+    assert found.read_back("a: 1\n---\nb: 3\n", [(12, 13, 12, 13)], {0, 1}, set()) is None
 
 
 def test_runs_of_consecutive_indexes() -> None:

@@ -21,6 +21,7 @@ import pytest
 import trustme
 from builtin_cases import deployment_yaml
 from click.testing import CliRunner
+from files import write_file
 from https_server import HTTPSServer
 
 from crdtool.cli import cli
@@ -140,12 +141,6 @@ def _config(kind: str, name: str, path: str, port: int, ca: trustme.CA, rules: l
 DEPLOYMENTS = [{"apiGroups": ["apps"], "apiVersions": ["v1"], "operations": ["CREATE"], "resources": ["deployments"]}]
 
 
-def _write(tmp_path: Path, name: str, *docs: dict | str) -> str:
-    path = tmp_path / name
-    path.write_text("\n---\n".join(d if isinstance(d, str) else json.dumps(d) for d in docs), encoding="utf-8")
-    return str(path)
-
-
 def validate(*args: str):
     return CliRunner().invoke(cli, ["validate", *args])
 
@@ -160,10 +155,10 @@ def _result(result, kind: str) -> dict:
 
 
 def test_a_deployment_is_mutated_as_its_go_type_decodes_the_patch(tmp_path, ca, fresh) -> None:
-    configs = _write(tmp_path, "hooks.yaml",
-                     _config("MutatingWebhookConfiguration", "a-mutate", "mutate", fresh.port, ca, DEPLOYMENTS),
-                     _config("ValidatingWebhookConfiguration", "b-warn", "warn", fresh.port, ca, DEPLOYMENTS))
-    deployment = _write(tmp_path, "deployment.yaml", DEPLOYMENT)
+    configs = write_file(tmp_path, "hooks.yaml",
+                         _config("MutatingWebhookConfiguration", "a-mutate", "mutate", fresh.port, ca, DEPLOYMENTS),
+                         _config("ValidatingWebhookConfiguration", "b-warn", "warn", fresh.port, ca, DEPLOYMENTS))
+    deployment = write_file(tmp_path, "deployment.yaml", DEPLOYMENT)
     result = validate("--admission", configs, deployment, "--format", "json")
     assert result.exit_code == 0, result.output
     stored = _result(result, "Deployment")
@@ -191,10 +186,10 @@ def test_a_deployment_is_mutated_as_its_go_type_decodes_the_patch(tmp_path, ca, 
 
 
 def test_a_deployment_refused_by_a_validating_webhook(tmp_path, ca, fresh) -> None:
-    configs = _write(tmp_path, "hooks.yaml",
-                     _config("MutatingWebhookConfiguration", "a-mutate", "mutate", fresh.port, ca, DEPLOYMENTS),
-                     _config("ValidatingWebhookConfiguration", "b-deny", "deny", fresh.port, ca, DEPLOYMENTS))
-    deployment = _write(tmp_path, "deployment.yaml", DEPLOYMENT)
+    configs = write_file(tmp_path, "hooks.yaml",
+                         _config("MutatingWebhookConfiguration", "a-mutate", "mutate", fresh.port, ca, DEPLOYMENTS),
+                         _config("ValidatingWebhookConfiguration", "b-deny", "deny", fresh.port, ca, DEPLOYMENTS))
+    deployment = write_file(tmp_path, "deployment.yaml", DEPLOYMENT)
     result = validate("--admission", configs, deployment, "--format", "kubectl")
     assert result.exit_code == 1, result.output
     assert result.stderr == (f'Error from server (Forbidden): error when creating "{deployment}": admission webhook '
@@ -203,9 +198,9 @@ def test_a_deployment_refused_by_a_validating_webhook(tmp_path, ca, fresh) -> No
 
 
 def test_a_patch_the_go_type_cannot_hold_is_an_internal_error(tmp_path, ca, fresh) -> None:
-    configs = _write(tmp_path, "hooks.yaml",
-                     _config("MutatingWebhookConfiguration", "m", "bad-type", fresh.port, ca, DEPLOYMENTS))
-    deployment = _write(tmp_path, "deployment.yaml", DEPLOYMENT)
+    configs = write_file(tmp_path, "hooks.yaml",
+                         _config("MutatingWebhookConfiguration", "m", "bad-type", fresh.port, ca, DEPLOYMENTS))
+    deployment = write_file(tmp_path, "deployment.yaml", DEPLOYMENT)
     result = validate("--admission", configs, deployment, "--format", "kubectl")
     assert result.exit_code == 1, result.output
     assert result.stderr == (f'Error from server (InternalError): error when creating "{deployment}": Internal error '
@@ -215,9 +210,9 @@ def test_a_patch_the_go_type_cannot_hold_is_an_internal_error(tmp_path, ca, fres
 
 def test_a_webhook_for_other_resources_is_not_called(tmp_path, ca, fresh) -> None:
     rules = [{"apiGroups": [""], "apiVersions": ["v1"], "operations": ["CREATE"], "resources": ["configmaps"]}]
-    configs = _write(tmp_path, "hooks.yaml",
-                     _config("ValidatingWebhookConfiguration", "v", "deny", fresh.port, ca, rules))
-    deployment = _write(tmp_path, "deployment.yaml", DEPLOYMENT)
+    configs = write_file(tmp_path, "hooks.yaml",
+                         _config("ValidatingWebhookConfiguration", "v", "deny", fresh.port, ca, rules))
+    deployment = write_file(tmp_path, "deployment.yaml", DEPLOYMENT)
     assert validate("--admission", configs, deployment).exit_code == 0
     assert fresh.requests == []
 
@@ -226,8 +221,8 @@ def test_admission_configurations_are_never_sent_to_webhooks(tmp_path, ca, fresh
     """IsExemptAdmissionConfigurationResource: a webhook matching everything is not called for the
     configurations among the inputs."""
     everything = [{"apiGroups": ["*"], "apiVersions": ["*"], "operations": ["*"], "resources": ["*"]}]
-    configs = _write(tmp_path, "hooks.yaml",
-                     _config("ValidatingWebhookConfiguration", "v", "deny", fresh.port, ca, everything))
+    configs = write_file(tmp_path, "hooks.yaml",
+                         _config("ValidatingWebhookConfiguration", "v", "deny", fresh.port, ca, everything))
     result = validate(configs, "--format", "json")
     assert result.exit_code == 0, result.output
     assert fresh.requests == []
@@ -253,14 +248,14 @@ def _policy(reason: str | None = None) -> list[dict]:
 
 
 def test_a_configmap_refused_by_a_validating_admission_policy(tmp_path) -> None:
-    policy = _write(tmp_path, "policy.yaml", *_policy("Forbidden"))
-    configmap = _write(tmp_path, "configmap.yaml", CONFIGMAP)
+    policy = write_file(tmp_path, "policy.yaml", *_policy("Forbidden"))
+    configmap = write_file(tmp_path, "configmap.yaml", CONFIGMAP)
     result = validate("--admission", policy, configmap, "--format", "kubectl")
     assert result.exit_code == 1, result.output
     assert result.stderr == (f'Error from server (Forbidden): error when creating "{configmap}": configmaps '
                              "\"settings\" is forbidden: ValidatingAdmissionPolicy 'no-open' with binding "
                              "'no-open-binding' denied request: the shop is closed\n")
-    closed = _write(tmp_path, "closed.yaml", {**CONFIGMAP, "data": {"mode": "closed"}})
+    closed = write_file(tmp_path, "closed.yaml", {**CONFIGMAP, "data": {"mode": "closed"}})
     assert validate("--admission", policy, closed).exit_code == 0
 
 
@@ -270,12 +265,12 @@ def test_a_policy_over_a_built_in_kind_sees_the_object_as_its_go_type_is_written
     policy[0]["spec"]["matchConstraints"]["resourceRules"] = DEPLOYMENTS
     policy[0]["spec"]["validations"] = [{"expression": "object.spec.replicas == 1 && object.status == {} && "
                                                        "object.spec.strategy.type == 'RollingUpdate'"}]
-    path = _write(tmp_path, "policy.yaml", *policy)
-    deployment = _write(tmp_path, "deployment.yaml", DEPLOYMENT)
+    path = write_file(tmp_path, "policy.yaml", *policy)
+    deployment = write_file(tmp_path, "deployment.yaml", DEPLOYMENT)
     result = validate("--admission", path, deployment, "--format", "json")
     assert result.exit_code == 0, result.output
     policy[0]["spec"]["validations"] = [{"expression": "object.spec.replicas == 2"}]
-    path = _write(tmp_path, "policy.yaml", *policy)
+    path = write_file(tmp_path, "policy.yaml", *policy)
     result = validate("--admission", path, deployment, "--format", "json")
     assert _result(result, "Deployment")["status"] == (
         "deployments.apps \"web\" is forbidden: ValidatingAdmissionPolicy 'no-open' with binding 'no-open-binding' "
@@ -283,9 +278,10 @@ def test_a_policy_over_a_built_in_kind_sees_the_object_as_its_go_type_is_written
 
 
 def test_a_built_in_object_invalid_in_itself_never_reaches_validating_admission(tmp_path, ca, fresh) -> None:
-    configs = _write(tmp_path, "hooks.yaml",
-                     _config("ValidatingWebhookConfiguration", "v", "warn", fresh.port, ca, DEPLOYMENTS))
-    bad = _write(tmp_path, "deployment.yaml", DEPLOYMENT.replace("name: web\n  namespace", "name: Web\n  namespace"))
+    configs = write_file(tmp_path, "hooks.yaml",
+                         _config("ValidatingWebhookConfiguration", "v", "warn", fresh.port, ca, DEPLOYMENTS))
+    bad = write_file(tmp_path, "deployment.yaml",
+                     DEPLOYMENT.replace("name: web\n  namespace", "name: Web\n  namespace"))
     result = validate("--admission", configs, bad, "--format", "json")
     assert result.exit_code == 1
     assert _result(result, "Deployment")["status"].startswith('Deployment.apps "Web" is invalid')
@@ -298,10 +294,10 @@ def test_a_built_in_object_invalid_in_itself_never_reaches_validating_admission(
 def test_every_validating_webhook_is_called_and_the_first_refusal_in_order_answers(tmp_path, ca, fresh) -> None:
     """The first configuration's webhook answers last; the apiserver would answer whichever refusal
     arrived first, crdtool always the first in the configurations' order."""
-    configs = _write(tmp_path, "hooks.yaml",
-                     _config("ValidatingWebhookConfiguration", "a", "deny-later", fresh.port, ca, DEPLOYMENTS),
-                     _config("ValidatingWebhookConfiguration", "b", "deny-sooner", fresh.port, ca, DEPLOYMENTS))
-    deployment = _write(tmp_path, "deployment.yaml", DEPLOYMENT)
+    configs = write_file(tmp_path, "hooks.yaml",
+                         _config("ValidatingWebhookConfiguration", "a", "deny-later", fresh.port, ca, DEPLOYMENTS),
+                         _config("ValidatingWebhookConfiguration", "b", "deny-sooner", fresh.port, ca, DEPLOYMENTS))
+    deployment = write_file(tmp_path, "deployment.yaml", DEPLOYMENT)
     start = time.monotonic()
     result = validate("--admission", configs, deployment, "--format", "json")
     assert time.monotonic() - start < 5
@@ -312,10 +308,10 @@ def test_every_validating_webhook_is_called_and_the_first_refusal_in_order_answe
 
 
 def test_validating_webhooks_are_called_at_the_same_time(tmp_path, ca, fresh) -> None:
-    configs = _write(tmp_path, "hooks.yaml", *[
+    configs = write_file(tmp_path, "hooks.yaml", *[
         _config("ValidatingWebhookConfiguration", name, "deny-later", fresh.port, ca, DEPLOYMENTS)
         for name in ("a", "b", "c")])
-    deployment = _write(tmp_path, "deployment.yaml", DEPLOYMENT)
+    deployment = write_file(tmp_path, "deployment.yaml", DEPLOYMENT)
     result = validate("--admission", configs, deployment, "--format", "json")
     assert _result(result, "Deployment")["status"] == 'admission webhook "a.example.com" denied the request: closed'
     arrivals = sorted(r["at"] for r in fresh.requests)
@@ -344,12 +340,12 @@ V1BETA1 = [{"apiGroups": ["restaurant.programming-kubernetes.info"], "apiVersion
 
 def test_a_webhook_matching_another_version_gets_the_object_converted_by_the_crds_webhook(tmp_path, ca, fresh):
     crd = _pizza_crd(tmp_path, fresh.port, ca)
-    pizza = _write(tmp_path, "pizza.yaml", {
+    pizza = write_file(tmp_path, "pizza.yaml", {
         "apiVersion": "restaurant.programming-kubernetes.info/v1alpha1", "kind": "Pizza",
         "metadata": {"name": "margherita", "namespace": "pizzeria"}, "spec": {"toppings": ["tomato", "mozzarella"]}})
-    configs = _write(tmp_path, "hooks.yaml",
-                     _config("MutatingWebhookConfiguration", "double", "double-toppings", fresh.port, ca, V1BETA1),
-                     _config("ValidatingWebhookConfiguration", "warn", "warn", fresh.port, ca, V1BETA1))
+    configs = write_file(tmp_path, "hooks.yaml",
+                         _config("MutatingWebhookConfiguration", "double", "double-toppings", fresh.port, ca, V1BETA1),
+                         _config("ValidatingWebhookConfiguration", "warn", "warn", fresh.port, ca, V1BETA1))
     result = validate("-c", crd, "--admission", configs, pizza, "--format", "json")
     assert result.exit_code == 0, result.output
     assert _result(result, "Pizza")["object"]["spec"]["toppings"] == ["tomato", "tomato", "mozzarella", "mozzarella"]
@@ -369,14 +365,14 @@ def test_a_webhook_matching_another_version_gets_the_object_converted_by_the_crd
 
 def test_equivalent_with_the_none_strategy(tmp_path, ca, fresh) -> None:
     crd = _pizza_crd(tmp_path, fresh.port, ca, strategy="None")
-    configs = _write(tmp_path, "hooks.yaml",
-                     _config("ValidatingWebhookConfiguration", "warn", "warn", fresh.port, ca, V1BETA1))
+    configs = write_file(tmp_path, "hooks.yaml",
+                         _config("ValidatingWebhookConfiguration", "warn", "warn", fresh.port, ca, V1BETA1))
     result = validate("-c", crd, "--admission", configs, str(PLAIN), "--format", "json")
     assert result.exit_code == 0, result.output
     (call,) = fresh.requests
     assert call["review"]["request"]["object"]["apiVersion"] == "restaurant.programming-kubernetes.info/v1beta1"
-    exact = _write(tmp_path, "exact.yaml", _config("ValidatingWebhookConfiguration", "warn", "warn", fresh.port, ca,
-                                                   V1BETA1, matchPolicy="Exact"))
+    exact = write_file(tmp_path, "exact.yaml", _config("ValidatingWebhookConfiguration", "warn", "warn", fresh.port, ca,
+                                                       V1BETA1, matchPolicy="Exact"))
     fresh.requests.clear()
     assert validate("-c", crd, "--admission", exact, str(PLAIN)).exit_code == 0
     assert fresh.requests == []
@@ -385,8 +381,8 @@ def test_equivalent_with_the_none_strategy(tmp_path, ca, fresh) -> None:
 def test_a_conversion_that_fails_is_the_apiservers_internal_error(tmp_path, ca, fresh) -> None:
     """The mutating accessor wraps the converter's error in an internal error, and Dispatch once more."""
     crd = _pizza_crd(tmp_path, 1, ca)  # nothing listens on port 1
-    configs = _write(tmp_path, "hooks.yaml",
-                     _config("MutatingWebhookConfiguration", "double", "double-toppings", fresh.port, ca, V1BETA1))
+    configs = write_file(tmp_path, "hooks.yaml",
+                         _config("MutatingWebhookConfiguration", "double", "double-toppings", fresh.port, ca, V1BETA1))
     result = validate("-c", crd, "--admission", configs, str(PLAIN), "--format", "json")
     assert result.exit_code == 1
     assert _result(result, "Pizza")["status"] == (
@@ -405,15 +401,15 @@ def _pizza_policy(expression: str) -> list[dict]:
 
 def test_a_policy_matching_another_version_sees_the_converted_object(tmp_path, ca, fresh) -> None:
     crd = _pizza_crd(tmp_path, fresh.port, ca, strategy="None")
-    policy = _write(tmp_path, "policy.yaml", *_pizza_policy("object.apiVersion.endsWith('/v1beta1')"))
+    policy = write_file(tmp_path, "policy.yaml", *_pizza_policy("object.apiVersion.endsWith('/v1beta1')"))
     assert validate("-c", crd, "--admission", policy, str(PLAIN)).exit_code == 0
-    policy = _write(tmp_path, "policy.yaml", *_pizza_policy("object.apiVersion.endsWith('/v1alpha1')"))
+    policy = write_file(tmp_path, "policy.yaml", *_pizza_policy("object.apiVersion.endsWith('/v1alpha1')"))
     assert validate("-c", crd, "--admission", policy, str(PLAIN)).exit_code == 1
 
 
 def test_a_policy_whose_conversion_fails_denies_as_a_configuration_error(tmp_path, ca) -> None:
     crd = _pizza_crd(tmp_path, 1, ca)  # nothing listens on port 1
-    policy = _write(tmp_path, "policy.yaml", *_pizza_policy("true"))
+    policy = write_file(tmp_path, "policy.yaml", *_pizza_policy("true"))
     result = validate("-c", crd, "--admission", policy, str(PLAIN), "--format", "json")
     assert result.exit_code == 1
     assert _result(result, "Pizza")["status"] == (

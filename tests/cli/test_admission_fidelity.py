@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from files import write_file
 
 from crdtool.cli import cli
 
@@ -65,14 +66,8 @@ def widget(size: int, ready: bool, generation: int | None = None) -> str:
                        "spec": {"size": size}, "status": {"ready": ready}})
 
 
-def write(tmp_path: Path, name: str, text: str) -> str:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return str(path)
-
-
 def validate(tmp_path: Path, *args: str):
-    return CliRunner().invoke(cli, ["validate", "-c", write(tmp_path, "crd.yaml", CRD), *args])
+    return CliRunner().invoke(cli, ["validate", "-c", write_file(tmp_path, "crd.yaml", CRD), *args])
 
 
 def denial(result) -> str:
@@ -86,8 +81,8 @@ def denial(result) -> str:
 def test_validating_admission_sees_a_created_custom_resource_as_prepared(tmp_path: Path) -> None:
     """store.go: BeforeCreate (PrepareForCreate: status dropped with the status subresource,
     generation 1) comes before createValidation, the validating plugins."""
-    result = validate(tmp_path, "--admission", write(tmp_path, "p.yaml", SEEN),
-                      write(tmp_path, "w.yaml", widget(2, True)), "--format", "kubectl")
+    result = validate(tmp_path, "--admission", write_file(tmp_path, "p.yaml", SEEN),
+                      write_file(tmp_path, "w.yaml", widget(2, True)), "--format", "kubectl")
     assert result.exit_code == 1, result.output
     assert denial(result) == "status: none, generation: 1, managedFields: false"
 
@@ -95,13 +90,13 @@ def test_validating_admission_sees_a_created_custom_resource_as_prepared(tmp_pat
 def test_validating_admission_sees_an_updated_custom_resource_as_prepared(tmp_path: Path) -> None:
     """BeforeUpdate gives the stored generation, PrepareForUpdate keeps the stored status and adds
     one to the generation when anything but metadata changed."""
-    policy = write(tmp_path, "p.yaml", SEEN)
-    old = write(tmp_path, "old.yaml", widget(1, False, generation=4))
-    changed = validate(tmp_path, "--admission", policy, "--old", old, write(tmp_path, "w.yaml", widget(2, True)),
+    policy = write_file(tmp_path, "p.yaml", SEEN)
+    old = write_file(tmp_path, "old.yaml", widget(1, False, generation=4))
+    changed = validate(tmp_path, "--admission", policy, "--old", old, write_file(tmp_path, "w.yaml", widget(2, True)),
                        "--format", "kubectl")
     assert denial(changed) == "status: false, generation: 5, managedFields: false"
     # only the status differs, and the stored one is kept: nothing changed
-    same = validate(tmp_path, "--admission", policy, "--old", old, write(tmp_path, "s.yaml", widget(1, True)),
+    same = validate(tmp_path, "--admission", policy, "--old", old, write_file(tmp_path, "s.yaml", widget(1, True)),
                     "--format", "kubectl")
     assert denial(same) == "status: false, generation: 4, managedFields: false"
 
@@ -140,8 +135,8 @@ spec: {{policyName: refuses, validationActions: [Deny]}}
 
 
 def test_a_webhook_configuration_the_apiserver_refuses_is_not_called(tmp_path: Path) -> None:
-    configuration = write(tmp_path, "hooks.yaml", REFUSED_WEBHOOK)
-    result = validate(tmp_path, "--no-color", configuration, write(tmp_path, "w.yaml", widget(2, True)))
+    configuration = write_file(tmp_path, "hooks.yaml", REFUSED_WEBHOOK)
+    result = validate(tmp_path, "--no-color", configuration, write_file(tmp_path, "w.yaml", widget(2, True)))
     assert result.exit_code == 1, result.output  # the configuration's own 422
     assert "webhooks[0].timeoutSeconds: Invalid value: 0: the timeout value must be between 1 and 30 seconds" \
         in result.output
@@ -151,8 +146,8 @@ def test_a_webhook_configuration_the_apiserver_refuses_is_not_called(tmp_path: P
 
 
 def test_a_refused_configuration_named_apart_is_not_used_and_says_why(tmp_path: Path) -> None:
-    configuration = write(tmp_path, "hooks.yaml", REFUSED_WEBHOOK)
-    result = validate(tmp_path, "--admission", configuration, write(tmp_path, "w.yaml", widget(2, True)),
+    configuration = write_file(tmp_path, "hooks.yaml", REFUSED_WEBHOOK)
+    result = validate(tmp_path, "--admission", configuration, write_file(tmp_path, "w.yaml", widget(2, True)),
                       "--format", "kubectl")
     assert result.exit_code == 0, result.output
     assert result.stdout == "widget.example.com/w created (server dry run)\n"
@@ -163,8 +158,8 @@ def test_a_refused_configuration_named_apart_is_not_used_and_says_why(tmp_path: 
 
 
 def test_a_refused_policy_does_not_refuse_and_its_binding_still_is_created(tmp_path: Path) -> None:
-    policies = write(tmp_path, "policies.yaml", REFUSED_POLICY)
-    result = validate(tmp_path, "--admission", policies, write(tmp_path, "w.yaml", widget(2, True)),
+    policies = write_file(tmp_path, "policies.yaml", REFUSED_POLICY)
+    result = validate(tmp_path, "--admission", policies, write_file(tmp_path, "w.yaml", widget(2, True)),
                       "--format", "kubectl")
     assert result.exit_code == 0, result.output
     assert 'ValidatingAdmissionPolicy "refuses" is not used' in result.stderr
@@ -178,8 +173,8 @@ def test_a_webhook_whose_match_condition_reads_the_authorizer_is_not_called_and_
     expression = "authorizer.group('example.com').resource('widgets').check('approve').allowed()"
     hooks = REFUSED_WEBHOOK.replace("timeoutSeconds: 0", "failurePolicy: Fail\n  matchConditions:\n"
                                     f'  - {{name: approvers, expression: "{expression}"}}')
-    configuration = write(tmp_path, "hooks.yaml", hooks)
-    result = validate(tmp_path, "--admission", configuration, write(tmp_path, "w.yaml", widget(2, True)),
+    configuration = write_file(tmp_path, "hooks.yaml", hooks)
+    result = validate(tmp_path, "--admission", configuration, write_file(tmp_path, "w.yaml", widget(2, True)),
                       "--format", "kubectl")
     assert result.exit_code == 0, result.output  # the unreachable webhook was not called
     assert result.stderr == (f'crdtool: note: {configuration}: not checked: webhook "zero.example.com": '
@@ -191,15 +186,15 @@ def test_a_webhook_whose_match_condition_reads_the_authorizer_is_not_called_and_
 
 
 def test_an_old_list_whose_items_are_not_a_list_is_unreadable(tmp_path: Path) -> None:
-    old = write(tmp_path, "list.yaml", "apiVersion: v1\nkind: List\nitems: 5\n")
-    result = validate(tmp_path, "--old", old, write(tmp_path, "w.yaml", widget(2, True)))
+    old = write_file(tmp_path, "list.yaml", "apiVersion: v1\nkind: List\nitems: 5\n")
+    result = validate(tmp_path, "--old", old, write_file(tmp_path, "w.yaml", widget(2, True)))
     assert result.exit_code == 2, result.output
     assert (f'{old}:3:1: error: unable to decode "{old}": json: cannot unmarshal number into Go struct field '
             "decodeList.items of type []json.RawMessage") in result.stderr
 
 
 def test_an_input_list_whose_items_are_not_a_list_is_kubectls_decoding_error(tmp_path: Path) -> None:
-    path = write(tmp_path, "list.yaml", 'apiVersion: v1\nkind: List\nitems: {"a": 1}\n')
+    path = write_file(tmp_path, "list.yaml", 'apiVersion: v1\nkind: List\nitems: {"a": 1}\n')
     result = validate(tmp_path, path, "--format", "kubectl")
     assert result.exit_code == 1, result.output
     assert result.stderr == (f'error: unable to decode "{path}": json: cannot unmarshal object into Go struct '
@@ -208,18 +203,18 @@ def test_an_input_list_whose_items_are_not_a_list_is_kubectls_decoding_error(tmp
 
 def test_a_stored_object_of_another_kind_is_not_the_one_an_update_replaces(tmp_path: Path) -> None:
     """The only stored object is the old one of the object of its kind, not of a ConfigMap beside it."""
-    config_map = write(tmp_path, "cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm, namespace: "
-                                            "default}\n")
-    old = write(tmp_path, "old.yaml", widget(1, False))
-    result = validate(tmp_path, "--old", old, config_map, write(tmp_path, "w.yaml", widget(2, True)),
+    config_map = write_file(tmp_path, "cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm, namespace: "
+                                                 "default}\n")
+    old = write_file(tmp_path, "old.yaml", widget(1, False))
+    result = validate(tmp_path, "--old", old, config_map, write_file(tmp_path, "w.yaml", widget(2, True)),
                       "--format", "json")
     assert result.exit_code == 0, result.output
 
 
 def test_the_json_format_carries_the_runs_notes(tmp_path: Path) -> None:
     """What crdtool could not do as the apiserver would is in every format, JSON included."""
-    configuration = write(tmp_path, "hooks.yaml", REFUSED_WEBHOOK)
-    result = validate(tmp_path, "--admission", configuration, write(tmp_path, "w.yaml", widget(2, True)),
+    configuration = write_file(tmp_path, "hooks.yaml", REFUSED_WEBHOOK)
+    result = validate(tmp_path, "--admission", configuration, write_file(tmp_path, "w.yaml", widget(2, True)),
                       "--format", "json")
     assert result.exit_code == 0, result.output
     (note,) = json.loads(result.stdout)["notes"]

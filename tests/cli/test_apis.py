@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from files import write_file
 from imported import imported_by
 
 from crdtool.cli import cli
@@ -33,18 +34,12 @@ spec:
 """
 
 
-def write(tmp_path: Path, text: str, name: str = "deploy.yaml") -> str:
-    path = tmp_path / name
-    path.write_text(text)
-    return str(path)
-
-
 def run(*args: str):
     return CliRunner().invoke(cli, list(args))
 
 
 def test_an_unknown_field_is_a_strict_decoding_error_at_its_line(tmp_path: Path) -> None:
-    path = write(tmp_path, DEPLOYMENT.replace("ports:", "prots:"))
+    path = write_file(tmp_path, "deploy.yaml", DEPLOYMENT.replace("ports:", "prots:"))
     res = run("validate", "--no-color", path)
     assert res.exit_code == 1, res.output
     assert f'{path}:18:9: error: strict decoding: unknown field "spec.template.spec.containers[0].prots"' \
@@ -56,7 +51,7 @@ def test_an_unknown_field_is_a_strict_decoding_error_at_its_line(tmp_path: Path)
 
 
 def test_warn_makes_unknown_fields_warnings(tmp_path: Path) -> None:
-    path = write(tmp_path, DEPLOYMENT.replace("ports:", "prots:"))
+    path = write_file(tmp_path, "deploy.yaml", DEPLOYMENT.replace("ports:", "prots:"))
     res = run("validate", "--no-color", "--field-validation", "Warn", path)
     assert res.exit_code == 0, res.output
     assert 'warning: strict decoding: unknown field "spec.template.spec.containers[0].prots"' in res.output
@@ -64,7 +59,7 @@ def test_warn_makes_unknown_fields_warnings(tmp_path: Path) -> None:
 
 
 def test_a_string_replicas_is_encoding_json_type_error(tmp_path: Path) -> None:
-    path = write(tmp_path, DEPLOYMENT.replace("replicas: 2", 'replicas: "3"'))
+    path = write_file(tmp_path, "deploy.yaml", DEPLOYMENT.replace("replicas: 2", 'replicas: "3"'))
     res = run("validate", "--format", "json", path)
     assert res.exit_code == 1
     result = json.loads(res.output)["results"][0]
@@ -76,15 +71,15 @@ def test_a_string_replicas_is_encoding_json_type_error(tmp_path: Path) -> None:
 def test_a_bad_quantity_is_its_parse_error(tmp_path: Path) -> None:
     text = DEPLOYMENT.replace("        ports:", "        resources:\n          limits:\n            cpu: 1 core\n"
                                              "        ports:")
-    res = run("validate", "--format", "json", write(tmp_path, text))
+    res = run("validate", "--format", "json", write_file(tmp_path, "deploy.yaml", text))
     status = json.loads(res.output)["results"][0]["status"]
     assert status == ('Deployment in version "v1" cannot be handled as a Deployment: quantities must match the '
                       "regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
 
 
 def test_a_service_name_must_be_a_dns_1035_label(tmp_path: Path) -> None:
-    path = write(tmp_path, "apiVersion: v1\nkind: Service\nmetadata:\n  name: 1web\nspec:\n  ports:\n  - port: 80\n",
-                 "svc.yaml")
+    path = write_file(tmp_path, "svc.yaml",
+                      "apiVersion: v1\nkind: Service\nmetadata:\n  name: 1web\nspec:\n  ports:\n  - port: 80\n")
     res = run("validate", "--format", "json", path)
     assert res.exit_code == 1
     result = json.loads(res.output)["results"][0]
@@ -93,7 +88,7 @@ def test_a_service_name_must_be_a_dns_1035_label(tmp_path: Path) -> None:
 
 
 def test_default_shows_the_apiservers_defaults(tmp_path: Path) -> None:
-    path = write(tmp_path, DEPLOYMENT)
+    path = write_file(tmp_path, "deploy.yaml", DEPLOYMENT)
     res = run("default", "--no-color", path)
     assert res.exit_code == 0, res.output
     for line in ("+          protocol: TCP", "+        imagePullPolicy: IfNotPresent",
@@ -123,7 +118,7 @@ def test_pod_container_port_zero_is_required(tmp_path: Path) -> None:
     """core's validateContainerPorts through the CLI: the apiserver's text at the port's line."""
     pod = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web\n"
            "    image: nginx\n    ports:\n    - containerPort: 70000\n")
-    result = CliRunner().invoke(cli, ["validate", write(tmp_path, pod, "pod.yaml")])
+    result = CliRunner().invoke(cli, ["validate", write_file(tmp_path, "pod.yaml", pod)])
     assert result.exit_code == 1
     assert ("pod.yaml:10:7: error: spec.containers[0].ports[0].containerPort: Invalid value: 70000: "
             "must be between 1 and 65535, inclusive") in result.output
@@ -132,7 +127,7 @@ def test_pod_container_port_zero_is_required(tmp_path: Path) -> None:
 def test_secret_checks_say_validation(tmp_path: Path) -> None:
     """A kind whose validation is reproduced reports `checks: validation` in JSON."""
     secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ntype: kubernetes.io/tls\ndata: {}\n"
-    result = CliRunner().invoke(cli, ["validate", "--format", "json", write(tmp_path, secret, "s.yaml")])
+    result = CliRunner().invoke(cli, ["validate", "--format", "json", write_file(tmp_path, "s.yaml", secret)])
     assert result.exit_code == 1
     assert '"checks": "validation"' in result.output
     assert "data[tls.crt]: Required value" in result.output
@@ -160,23 +155,24 @@ spec:
 def test_a_workload_rule_is_reported_at_its_line_in_the_apiservers_words(tmp_path: Path) -> None:
     """apps and batch validation through the CLI: a selector that does not match the template's labels,
     a CronJob schedule robfig/cron refuses; the JSON output says the kind's validation ran."""
-    path = write(tmp_path, DEPLOYMENT.replace("        app: web\n    spec:", "        app: api\n    spec:"))
+    path = write_file(tmp_path, "deploy.yaml",
+                      DEPLOYMENT.replace("        app: web\n    spec:", "        app: api\n    spec:"))
     res = run("validate", "--no-color", path)
     assert res.exit_code == 1, res.output
     assert (f'{path}:12:7: error: spec.template.metadata.labels: Invalid value: {{"app":"api"}}: `selector` does '
             "not match template `labels`") in res.output
-    cron = write(tmp_path, CRONJOB, "cron.yaml")
+    cron = write_file(tmp_path, "cron.yaml", CRONJOB)
     res = run("validate", "--no-color", cron)
     assert res.exit_code == 1
     assert (f'{cron}:6:3: error: spec.schedule: Invalid value: "0 2 * * 8": end of range (8) above maximum (6): 8'
             in res.output)
-    out = json.loads(run("validate", "--format", "json", write(tmp_path, DEPLOYMENT)).output)
+    out = json.loads(run("validate", "--format", "json", write_file(tmp_path, "deploy.yaml", DEPLOYMENT)).output)
     assert out["results"][0]["checks"] == "validation" and out["results"][0]["valid"] is True
 
 
 def test_an_update_changing_a_deployments_selector_is_refused(tmp_path: Path) -> None:
-    live = write(tmp_path, DEPLOYMENT, "live.yaml")
-    changed = write(tmp_path, DEPLOYMENT.replace("app: web", "app: web2"))
+    live = write_file(tmp_path, "live.yaml", DEPLOYMENT)
+    changed = write_file(tmp_path, "deploy.yaml", DEPLOYMENT.replace("app: web", "app: web2"))
     res = run("validate", "--no-color", "--old", live, changed)
     assert res.exit_code == 1
     assert (f'{changed}:7:3: error: spec.selector: Invalid value: {{"matchLabels":{{"app":"web2"}}}}: field is '
@@ -188,7 +184,7 @@ LEASE = "apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: l\n
 
 def test_a_partly_checked_built_in_object_is_said_so_in_every_summary(tmp_path: Path) -> None:
     """A kind whose own validation crdtool does not reproduce passes only as far as it was checked."""
-    path = write(tmp_path, LEASE, "lease.yaml")
+    path = write_file(tmp_path, "lease.yaml", LEASE)
     said = "1 built-in object checked for decoding, defaults and metadata only"
     text = run("validate", "--no-color", path)
     assert text.exit_code == 0 and said in text.output.splitlines()[-1]

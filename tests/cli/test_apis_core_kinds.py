@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from files import write_file
 
 from crdtool.cli import cli
 
@@ -56,14 +57,8 @@ def run(*args: str):
     return CliRunner().invoke(cli, list(args))
 
 
-def write(tmp_path: Path, text: str, name: str = "obj.yaml") -> str:
-    path = tmp_path / name
-    path.write_text(text)
-    return str(path)
-
-
 def test_good_objects_are_fully_validated(tmp_path: Path) -> None:
-    path = write(tmp_path, SERVICE + "---\n" + CLAIM + "---\n" + OTHERS)
+    path = write_file(tmp_path, "obj.yaml", SERVICE + "---\n" + CLAIM + "---\n" + OTHERS)
     res = run("validate", "--format", "json", path)
     assert res.exit_code == 0, res.output
     results = json.loads(res.output)["results"]
@@ -76,8 +71,8 @@ def test_good_objects_are_fully_validated(tmp_path: Path) -> None:
 
 
 def test_a_bad_service_is_refused_in_the_apiservers_words(tmp_path: Path) -> None:
-    path = write(tmp_path, SERVICE.replace("  - name: http\n", "  - name: http\n    protocol: HTTP\n")
-                 + "  type: ClusterIP\n  externalTrafficPolicy: Local\n")
+    path = write_file(tmp_path, "obj.yaml", SERVICE.replace("  - name: http\n", "  - name: http\n    protocol: HTTP\n")
+                      + "  type: ClusterIP\n  externalTrafficPolicy: Local\n")
     res = run("validate", "--no-color", path)
     assert res.exit_code == 1, res.output
     assert (f'{path}:10:5: error: spec.ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", '
@@ -90,14 +85,14 @@ def test_a_bad_service_is_refused_in_the_apiservers_words(tmp_path: Path) -> Non
 
 
 def test_a_changed_cluster_ip_is_refused_on_update(tmp_path: Path) -> None:
-    live = write(tmp_path, SERVICE + "  clusterIP: 10.96.0.10\n", "live.yaml")
-    new = write(tmp_path, SERVICE + "  clusterIP: 10.96.0.11\n  clusterIPs: [10.96.0.11]\n", "new.yaml")
+    live = write_file(tmp_path, "live.yaml", SERVICE + "  clusterIP: 10.96.0.10\n")
+    new = write_file(tmp_path, "new.yaml", SERVICE + "  clusterIP: 10.96.0.11\n  clusterIPs: [10.96.0.11]\n")
     res = run("validate", "--format", "json", "--old", live, new)
     assert res.exit_code == 1, res.output
     assert json.loads(res.output)["results"][0]["status"] == (
         'Service "web" is invalid: spec.clusterIPs[0]: Invalid value: ["10.96.0.11"]: may not change once set')
     # a replace without clusterIPs: the stored ones are not carried over to a changed clusterIP
-    unset = write(tmp_path, SERVICE + "  clusterIP: 10.96.0.11\n", "unset.yaml")
+    unset = write_file(tmp_path, "unset.yaml", SERVICE + "  clusterIP: 10.96.0.11\n")
     status = json.loads(run("validate", "--format", "json", "--old", live, unset).output)["results"][0]["status"]
     assert status == ('Service "web" is invalid: [spec.clusterIPs[0]: Invalid value: []: primary clusterIP can not '
                       "be unset, spec.clusterIPs: Required value]")
@@ -105,8 +100,8 @@ def test_a_changed_cluster_ip_is_refused_on_update(tmp_path: Path) -> None:
 
 
 def test_a_bad_claim_is_refused_in_the_apiservers_words(tmp_path: Path) -> None:
-    path = write(tmp_path, CLAIM.replace("[ReadWriteOnce]", "[ReadWriteOncePod, ReadWriteMany]")
-                 .replace("storage: 1Gi", "memory: 1Gi"))
+    path = write_file(tmp_path, "obj.yaml", CLAIM.replace("[ReadWriteOnce]", "[ReadWriteOncePod, ReadWriteMany]")
+                      .replace("storage: 1Gi", "memory: 1Gi"))
     res = run("validate", "--format", "json", path)
     assert res.exit_code == 1, res.output
     assert json.loads(res.output)["results"][0]["status"] == (
@@ -115,8 +110,8 @@ def test_a_bad_claim_is_refused_in_the_apiservers_words(tmp_path: Path) -> None:
 
 
 def test_a_claims_spec_is_immutable_on_update(tmp_path: Path) -> None:
-    live = write(tmp_path, CLAIM, "live.yaml")
-    new = write(tmp_path, CLAIM.replace("[ReadWriteOnce]", "[ReadWriteMany]"), "new.yaml")
+    live = write_file(tmp_path, "live.yaml", CLAIM)
+    new = write_file(tmp_path, "new.yaml", CLAIM.replace("[ReadWriteOnce]", "[ReadWriteMany]"))
     res = run("validate", "--no-color", "--old", live, new)
     assert res.exit_code == 1, res.output
     assert ("error: spec: Forbidden: spec is immutable after creation except resources.requests and "
@@ -124,7 +119,7 @@ def test_a_claims_spec_is_immutable_on_update(tmp_path: Path) -> None:
 
 
 def test_a_bad_endpoints_address_is_refused(tmp_path: Path) -> None:
-    path = write(tmp_path, OTHERS.split("---\n")[2].replace("10.1.2.3", "127.0.0.1"))
+    path = write_file(tmp_path, "obj.yaml", OTHERS.split("---\n")[2].replace("10.1.2.3", "127.0.0.1"))
     res = run("validate", "--format", "json", path)
     assert res.exit_code == 1, res.output
     assert json.loads(res.output)["results"][0]["status"] == (

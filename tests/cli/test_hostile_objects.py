@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from files import write_file
 from widgets import widget_crd
 
 from crdtool.cli import cli
@@ -26,16 +27,10 @@ def run(*args: str):
     return CliRunner().invoke(cli, list(args), env={"NO_COLOR": "1"})
 
 
-def _write(tmp_path: Path, obj: dict) -> str:
-    path = tmp_path / "obj.json"
-    path.write_text(json.dumps(obj))
-    return str(path)
-
-
 @pytest.mark.parametrize("field", ["metadata", "spec", "kind", "apiVersion", "status"])
 @pytest.mark.parametrize("value", [[], 5, "x", None, True, [{}], {"name": {}}])
 def test_wrong_types_give_an_answer_not_an_internal_error(tmp_path: Path, field: str, value) -> None:
-    path = _write(tmp_path, {**CRONTAB, field: value})
+    path = write_file(tmp_path, "obj.json", {**CRONTAB, field: value})
     for command in COMMANDS:
         res = run(*command, "-c", CRD, path)
         assert res.exit_code in (0, 1, 2), (command, res.output)
@@ -44,7 +39,7 @@ def test_wrong_types_give_an_answer_not_an_internal_error(tmp_path: Path, field:
 
 @pytest.mark.parametrize("metadata, go_kind", [([], "array"), (5, "number"), ("x", "string")])
 def test_metadata_that_is_no_object_is_refused_by_every_step(tmp_path: Path, metadata, go_kind: str) -> None:
-    path = _write(tmp_path, {**CRONTAB, "metadata": metadata})
+    path = write_file(tmp_path, "obj.json", {**CRONTAB, "metadata": metadata})
     problem = f"json: cannot unmarshal {go_kind} into Go value of type v1.ObjectMeta"
     status = f'CronTab in version "v1" cannot be handled as a CronTab: {problem}'
     for command in ("validate", "prune", "default"):
@@ -59,7 +54,7 @@ def test_metadata_that_is_no_object_is_refused_by_every_step(tmp_path: Path, met
 
 
 def test_a_kind_that_is_no_string_is_named_as_missing_by_convert(tmp_path: Path) -> None:
-    path = _write(tmp_path, {**CRONTAB, "kind": ["CronTab"]})
+    path = write_file(tmp_path, "obj.json", {**CRONTAB, "kind": ["CronTab"]})
     res = run("convert", "--to", "v1", "-c", CRD, path)
     assert res.exit_code == 1
     assert "Object 'Kind' is missing in" in res.output
@@ -135,8 +130,8 @@ def test_a_served_schema_is_the_one_the_apiserver_stored(tmp_path: Path) -> None
     """The schema a CRD serves is the one decoded into JSONSchemaProps, where `required: [null]` is a required
     property named ""."""
     crd = _widget_crd(tmp_path, {"type": "object", "required": [None], "properties": {"size": {"type": "integer"}}})
-    obj = _write(tmp_path, {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
-                            "spec": {"size": 2}})
+    obj = write_file(tmp_path, "obj.json", {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                                            "spec": {"size": 2}})
     res = run("validate", "--format", "kubectl", "-c", str(crd), obj)
     assert res.exit_code == 1, res.output
     assert "internal error" not in res.output
@@ -149,8 +144,8 @@ def test_an_items_value_that_decoding_leaves_out_is_left_out(tmp_path: Path, odd
     (`items: "dup"`, as a repeated key can leave it): the apiserver serves the schema without it."""
     tags = {"type": "array", "items": {"type": "string", "items": odd}}
     crd = _widget_crd(tmp_path, {"type": "object", "properties": {"tags": tags}})
-    obj = _write(tmp_path, {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
-                            "spec": {"tags": ["a", 5]}})
+    obj = write_file(tmp_path, "obj.json", {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                                            "spec": {"tags": ["a", 5]}})
     res = run("validate", "--format", "kubectl", "-c", str(crd), obj)
     assert "internal error" not in res.output
     assert res.exit_code == 1, res.output
@@ -171,5 +166,5 @@ def test_an_infinity_or_nan_is_kubectls_reading_error_in_every_command(tmp_path:
         res = run(*command, "-c", CRD, str(path))
         assert res.exit_code == 2, (command, res.output)
         assert message in res.stderr, (command, res.stderr)
-    res = run("validate", "--old", str(path), "-c", CRD, _write(tmp_path, CRONTAB))
+    res = run("validate", "--old", str(path), "-c", CRD, write_file(tmp_path, "obj.json", CRONTAB))
     assert res.exit_code == 2 and message in res.stderr

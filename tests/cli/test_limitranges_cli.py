@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from files import write_file
 
 from crdtool.cli import cli
 
@@ -30,14 +31,8 @@ def run(*args: str):
     return CliRunner().invoke(cli, list(args))
 
 
-def write(tmp_path: Path, text: str, name: str = "lr.yaml") -> str:
-    path = tmp_path / name
-    path.write_text(text)
-    return str(path)
-
-
 def test_a_good_limit_range_is_fully_validated(tmp_path: Path) -> None:
-    res = run("validate", "--format", "json", write(tmp_path, GOOD))
+    res = run("validate", "--format", "json", write_file(tmp_path, "lr.yaml", GOOD))
     assert res.exit_code == 0, res.output
     [result] = json.loads(res.output)["results"]
     assert result["checks"] == "validation"
@@ -45,8 +40,8 @@ def test_a_good_limit_range_is_fully_validated(tmp_path: Path) -> None:
 
 def test_a_bad_limit_range_is_refused_in_the_apiservers_words(tmp_path: Path) -> None:
     # the defaulted defaultRequest (the default, 3) is checked too, as the apiserver checks it
-    path = write(tmp_path, GOOD.replace("default: {cpu: 500m", "default: {cpu: 3000m")
-                 .replace("- type: PersistentVolumeClaim\n    max: {storage: 10Gi}", "- type: Container"))
+    path = write_file(tmp_path, "lr.yaml", GOOD.replace("default: {cpu: 500m", "default: {cpu: 3000m")
+                      .replace("- type: PersistentVolumeClaim\n    max: {storage: 10Gi}", "- type: Container"))
     res = run("validate", "--no-color", path)
     assert res.exit_code == 1, res.output
     assert (f'{path}:9:15: error: spec.limits[0].default[cpu]: Invalid value: "2": default value 3 is greater '
@@ -61,9 +56,9 @@ def test_a_bad_limit_range_is_refused_in_the_apiservers_words(tmp_path: Path) ->
 
 
 def test_an_update_validates_the_new_limit_range(tmp_path: Path) -> None:
-    live = write(tmp_path, GOOD, "live.yaml")
-    new = write(tmp_path, GOOD.replace('maxLimitRequestRatio: {cpu: "4"}', "maxLimitRequestRatio: {cpu: 500m}"),
-                "new.yaml")
+    live = write_file(tmp_path, "live.yaml", GOOD)
+    new = write_file(tmp_path, "new.yaml",
+                     GOOD.replace('maxLimitRequestRatio: {cpu: "4"}', "maxLimitRequestRatio: {cpu: 500m}"))
     res = run("validate", "--format", "json", "--old", live, new)
     assert res.exit_code == 1, res.output
     assert json.loads(res.output)["results"][0]["status"] == (

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from files import write_file
 
 from crdtool.cli import cli
 
@@ -43,12 +44,6 @@ def run(*args: str):
     return CliRunner().invoke(cli, ["--no-color", *args])
 
 
-def write(tmp_path: Path, name: str, text: str) -> str:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return str(path)
-
-
 def test_a_good_policy_and_binding_are_accepted() -> None:
     res = run("lint", POLICY, CRD)  # with the CRD of the kind it matches: its expressions type-check against it
     assert res.exit_code == 0, res.output
@@ -59,7 +54,7 @@ def test_a_good_policy_and_binding_are_accepted() -> None:
 
 
 def test_a_policy_that_does_not_compile_is_refused_with_the_apiservers_message(tmp_path: Path) -> None:
-    gated = write(tmp_path, "gated.yaml", GATED)
+    gated = write_file(tmp_path, "gated.yaml", GATED)
     res = run("lint", gated)
     assert res.exit_code == 1, res.output
     assert f"{gated}:14:5: error: {GATED_ERROR}" in res.output
@@ -76,8 +71,8 @@ def test_kubectl_format_lists_every_refusal_of_a_policy() -> None:
 
 
 def test_a_file_with_a_crd_and_policies_counts_each_group(tmp_path: Path) -> None:
-    mixed = write(tmp_path, "mixed.yaml", Path(BROKEN).read_text(encoding="utf-8") + "---\n"
-                  + Path(CRD).read_text(encoding="utf-8") + "---\n" + Path(POLICY).read_text(encoding="utf-8"))
+    mixed = write_file(tmp_path, "mixed.yaml", Path(BROKEN).read_text(encoding="utf-8") + "---\n"
+                       + Path(CRD).read_text(encoding="utf-8") + "---\n" + Path(POLICY).read_text(encoding="utf-8"))
     res = run("lint", mixed)
     assert res.exit_code == 1, res.output
     lines = res.output.splitlines()
@@ -89,7 +84,7 @@ def test_a_file_with_a_crd_and_policies_counts_each_group(tmp_path: Path) -> Non
 
 
 def test_json_output_carries_a_policys_result(tmp_path: Path) -> None:
-    gated = write(tmp_path, "gated.yaml", GATED)
+    gated = write_file(tmp_path, "gated.yaml", GATED)
     res = run("lint", "--format", "json", CRD, gated)
     assert res.exit_code == 1, res.output
     results = json.loads(res.output)["results"]
@@ -106,8 +101,8 @@ def test_json_output_carries_a_policys_result(tmp_path: Path) -> None:
 def test_old_lints_a_policy_as_an_update(tmp_path: Path) -> None:
     """ValidateValidatingAdmissionPolicyUpdate does not compile unchanged matchConditions again: a stored
     policy whose condition no longer compiles can still be updated; a create of it is refused."""
-    gated = write(tmp_path, "gated.yaml", GATED)
-    changed = write(tmp_path, "changed.yaml", GATED.replace("<= 5", "<= 6"))
+    gated = write_file(tmp_path, "gated.yaml", GATED)
+    changed = write_file(tmp_path, "changed.yaml", GATED.replace("<= 5", "<= 6"))
     assert run("lint", changed).exit_code == 1
     res = run("lint", "--format", "kubectl", changed, "--old", gated)
     assert res.exit_code == 0, res.output
@@ -115,16 +110,16 @@ def test_old_lints_a_policy_as_an_update(tmp_path: Path) -> None:
 
 
 def test_old_of_another_name_is_a_rename_the_apiserver_refuses(tmp_path: Path) -> None:
-    old = write(tmp_path, "old.yaml", GATED.replace('"undeclared.value"', '"true"'))
-    new = write(tmp_path, "new.yaml", GATED.replace('"undeclared.value"', '"true"').replace("gated", "renamed"))
+    old = write_file(tmp_path, "old.yaml", GATED.replace('"undeclared.value"', '"true"'))
+    new = write_file(tmp_path, "new.yaml", GATED.replace('"undeclared.value"', '"true"').replace("gated", "renamed"))
     res = run("lint", new, "--old", old)
     assert res.exit_code == 1, res.output
     assert 'metadata.name: Invalid value: "renamed": field is immutable' in res.output
 
 
 def test_an_unserved_version_of_a_policy_gets_kubectls_no_match(tmp_path: Path) -> None:
-    beta = write(tmp_path, "beta.yaml", GATED.replace("admissionregistration.k8s.io/v1",
-                                                      "admissionregistration.k8s.io/v1beta1"))
+    beta = write_file(tmp_path, "beta.yaml", GATED.replace("admissionregistration.k8s.io/v1",
+                                                           "admissionregistration.k8s.io/v1beta1"))
     res = run("lint", beta)
     assert res.exit_code == 1, res.output
     assert ('no matches for kind "ValidatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1beta1"'
@@ -132,14 +127,14 @@ def test_an_unserved_version_of_a_policy_gets_kubectls_no_match(tmp_path: Path) 
 
 
 def test_nothing_to_lint_names_both_kinds(tmp_path: Path) -> None:
-    configmap = write(tmp_path, "cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
+    configmap = write_file(tmp_path, "cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
     res = run("lint", configmap)
     assert res.exit_code == 2
     assert "nothing to lint: no CustomResourceDefinition or admission configuration in" in res.output
 
 
 def test_against_and_costs_stay_with_crds(tmp_path: Path) -> None:
-    gated = write(tmp_path, "gated.yaml", GATED)
+    gated = write_file(tmp_path, "gated.yaml", GATED)
     against = run("lint", "--against", CRD, CRD, gated)
     assert against.exit_code == 0, against.output
     assert "ValidatingAdmissionPolicy" not in against.output
@@ -157,8 +152,8 @@ def test_an_expensive_policy_expression_is_no_reason_to_refuse_a_create(tmp_path
     could exceed every budget (the per-call limit applies when it runs). A CRD rule of that cost is
     refused on create."""
     nested = "object.spec.items.all(a, object.spec.items.all(b, object.spec.items.all(c, a == b && b == c)))"
-    policy = write(tmp_path, "costly.yaml", GATED.replace('"undeclared.value"', '"true"')
-                   .replace('"object.spec.replicas <= 5"', json.dumps(nested)))
+    policy = write_file(tmp_path, "costly.yaml", GATED.replace('"undeclared.value"', '"true"')
+                        .replace('"object.spec.replicas <= 5"', json.dumps(nested)))
     res = run("lint", policy)
     assert res.exit_code == 0, res.output
     assert res.output.splitlines()[-1] == "1 admission configuration would be accepted"

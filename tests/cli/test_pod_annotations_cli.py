@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from files import write_file
 
 from crdtool.cli import cli
 
@@ -42,18 +43,12 @@ spec:
 """
 
 
-def write(tmp_path: Path, text: str, name: str = "obj.yaml") -> str:
-    path = tmp_path / name
-    path.write_text(text)
-    return str(path)
-
-
 def run(*args: str):
     return CliRunner().invoke(cli, list(args))
 
 
 def test_bad_apparmor_annotations_are_refused_in_the_apiservers_words(tmp_path: Path) -> None:
-    path = write(tmp_path, POD)
+    path = write_file(tmp_path, "obj.yaml", POD)
     res = run("validate", "--no-color", path)
     assert res.exit_code == 1, res.output
     assert (f'{path}:6:5: error: metadata.annotations[container.apparmor.security.beta.kubernetes.io/web]: Invalid '
@@ -67,13 +62,13 @@ def test_bad_apparmor_annotations_are_refused_in_the_apiservers_words(tmp_path: 
         'AppArmor profile name: "foo"\n'
         '* metadata.annotations[container.apparmor.security.beta.kubernetes.io/nope]: Invalid value: "nope": '
         "container not found\n")
-    fixed = write(tmp_path, POD.replace(": foo", ": localhost/web").replace("/nope", "/web2")
-                  .replace("{name: web, image: nginx}", "{name: web, image: nginx}, {name: web2, image: nginx}"))
+    fixed = write_file(tmp_path, "obj.yaml", POD.replace(": foo", ": localhost/web").replace("/nope", "/web2")
+                       .replace("{name: web, image: nginx}", "{name: web, image: nginx}, {name: web2, image: nginx}"))
     assert run("validate", fixed).exit_code == 0
 
 
 def test_a_deployments_template_annotations_get_the_same_checks(tmp_path: Path) -> None:
-    path = write(tmp_path, DEPLOYMENT)
+    path = write_file(tmp_path, "obj.yaml", DEPLOYMENT)
     res = run("validate", "--format", "json", path)
     assert res.exit_code == 1, res.output
     assert json.loads(res.output)["results"][0]["status"] == (
@@ -89,7 +84,7 @@ def test_a_deployments_template_annotations_get_the_same_checks(tmp_path: Path) 
 
 
 def test_decoded_tolerations_are_validated(tmp_path: Path) -> None:
-    path = write(tmp_path, DEPLOYMENT.replace('"30"', "30"))
+    path = write_file(tmp_path, "obj.yaml", DEPLOYMENT.replace('"30"', "30"))
     status = json.loads(run("validate", "--format", "json", path).output)["results"][0]["status"]
     assert status.startswith(
         'Deployment.apps "web" is invalid: [spec.template.annotations.scheduler.alpha.kubernetes.io/tolerations[0]'
@@ -98,9 +93,10 @@ def test_decoded_tolerations_are_validated(tmp_path: Path) -> None:
 
 def test_a_hostile_tolerations_annotation_is_answered(tmp_path: Path) -> None:
     def pod(tolerations: str) -> str:
-        return write(tmp_path, POD.replace("    container.apparmor.security.beta.kubernetes.io/web: foo\n", "")
-                     .replace("container.apparmor.security.beta.kubernetes.io/nope: runtime/default",
-                              f"scheduler.alpha.kubernetes.io/tolerations: '{tolerations}'"))
+        return write_file(tmp_path, "obj.yaml",
+                          POD.replace("    container.apparmor.security.beta.kubernetes.io/web: foo\n", "")
+                          .replace("container.apparmor.security.beta.kubernetes.io/nope: runtime/default",
+                                   f"scheduler.alpha.kubernetes.io/tolerations: '{tolerations}'"))
 
     res = run("validate", "--format", "kubectl", pod("[" * 5000 + "]" * 5000))
     assert res.exit_code == 1, res.output
@@ -127,11 +123,11 @@ metadata:
 
 
 def test_pod_updates_may_not_touch_apparmor_or_mirror_annotations(tmp_path: Path) -> None:
-    live = write(tmp_path, POD_UPDATE.format(cost="7", more="    kubernetes.io/config.mirror: m\n")
-                 .replace("spec:\n", "spec:\n  nodeName: n1\n"), "live.yaml")
-    new = write(tmp_path, POD_UPDATE.format(
+    live = write_file(tmp_path, "live.yaml", POD_UPDATE.format(cost="7", more="    kubernetes.io/config.mirror: m\n")
+                      .replace("spec:\n", "spec:\n  nodeName: n1\n"))
+    new = write_file(tmp_path, "new.yaml", POD_UPDATE.format(
         cost="7", more="    container.apparmor.security.beta.kubernetes.io/web: runtime/default\n")
-                .replace("spec:\n", "spec:\n  nodeName: n1\n"), "new.yaml")
+                     .replace("spec:\n", "spec:\n  nodeName: n1\n"))
     res = run("validate", "--format", "kubectl", "--old", live, new)
     assert res.exit_code == 1, res.output
     assert res.output.startswith(
@@ -143,11 +139,11 @@ def test_pod_updates_may_not_touch_apparmor_or_mirror_annotations(tmp_path: Path
 
 
 def test_an_update_keeps_a_deletion_cost_that_was_already_invalid(tmp_path: Path) -> None:
-    new = write(tmp_path, POD_UPDATE.format(cost="008", more=""), "new.yaml")
-    assert run("validate", "--old", write(tmp_path, POD_UPDATE.format(cost="007", more=""), "live.yaml"),
+    new = write_file(tmp_path, "new.yaml", POD_UPDATE.format(cost="008", more=""))
+    assert run("validate", "--old", write_file(tmp_path, "live.yaml", POD_UPDATE.format(cost="007", more="")),
                new).exit_code == 0
     res = run("validate", "--format", "kubectl", "--old",
-              write(tmp_path, POD_UPDATE.format(cost="7", more=""), "valid.yaml"), new)
+              write_file(tmp_path, "valid.yaml", POD_UPDATE.format(cost="7", more="")), new)
     assert res.exit_code == 1, res.output
     assert res.output.startswith('The Pod "web" is invalid: metadata.annotations[controller.kubernetes.io/'
                                  'pod-deletion-cost]: Invalid value: "008": must be a 32bit integer')

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from files import write_file
 
 from crdtool.cli import cli
 
@@ -61,14 +62,8 @@ def run(*args: str):
     return CliRunner().invoke(cli, ["--no-color", *args])
 
 
-def write(tmp_path: Path, name: str, text: str) -> str:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return str(path)
-
-
 def test_lint_shows_the_type_checking_warning_at_the_expression_and_accepts_the_policy(tmp_path: Path) -> None:
-    path = write(tmp_path, "typo.yaml", TYPO)
+    path = write_file(tmp_path, "typo.yaml", TYPO)
     res = run("lint", path)
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
@@ -80,7 +75,7 @@ def test_lint_shows_the_type_checking_warning_at_the_expression_and_accepts_the_
 
 
 def test_json_holds_the_status_as_the_controller_writes_it(tmp_path: Path) -> None:
-    path = write(tmp_path, "typo.yaml", TYPO)
+    path = write_file(tmp_path, "typo.yaml", TYPO)
     res = run("lint", "--format", "json", path)
     assert res.exit_code == 0, res.output
     result = json.loads(res.output)["results"][0]
@@ -90,7 +85,7 @@ def test_json_holds_the_status_as_the_controller_writes_it(tmp_path: Path) -> No
 
 
 def test_a_policy_without_warnings_has_an_empty_status_and_an_ok_line(tmp_path: Path) -> None:
-    path = write(tmp_path, "good.yaml", TYPO.replace("spec.replica <=", "spec.replicas <="))
+    path = write_file(tmp_path, "good.yaml", TYPO.replace("spec.replica <=", "spec.replicas <="))
     res = run("lint", path)
     assert res.output.splitlines()[0] == f"ok {path}: ValidatingAdmissionPolicy typo", res.output
     result = json.loads(run("lint", "--format", "json", path).output)["results"][0]
@@ -105,7 +100,7 @@ def test_other_admission_configurations_have_no_type_checking() -> None:
 
 
 def test_a_crd_among_the_inputs_types_the_object(tmp_path: Path) -> None:
-    path = write(tmp_path, "crontab-policy.yaml", CRONTAB_TYPO)
+    path = write_file(tmp_path, "crontab-policy.yaml", CRONTAB_TYPO)
     res = run("lint", "--format", "json", path, CRD)
     warnings = json.loads(res.output)["results"][0]["typeChecking"]["expressionWarnings"]
     assert [w["warning"].split("\n")[0] for w in warnings] == [
@@ -114,7 +109,7 @@ def test_a_crd_among_the_inputs_types_the_object(tmp_path: Path) -> None:
 
 
 def test_a_kind_crdtool_cannot_resolve_is_a_note_not_a_pass(tmp_path: Path) -> None:
-    path = write(tmp_path, "crontab-policy.yaml", CRONTAB_TYPO)
+    path = write_file(tmp_path, "crontab-policy.yaml", CRONTAB_TYPO)
     res = run("lint", path)
     assert res.exit_code == 0
     assert res.output.splitlines()[0] == (
@@ -124,20 +119,20 @@ def test_a_kind_crdtool_cannot_resolve_is_a_note_not_a_pass(tmp_path: Path) -> N
 
 def test_a_refused_policy_is_not_type_checked(tmp_path: Path) -> None:
     # no policy is stored, so no controller checks it
-    path = write(tmp_path, "refused.yaml", TYPO.replace("resourceRules:", "resourceRules: []\n    x:"))
+    path = write_file(tmp_path, "refused.yaml", TYPO.replace("resourceRules:", "resourceRules: []\n    x:"))
     result = json.loads(run("lint", "--format", "json", path).output)["results"][0]
     assert result["valid"] is False and "typeChecking" not in result
 
 
 def test_sarif_reports_a_warning_rule(tmp_path: Path) -> None:
-    path = write(tmp_path, "typo.yaml", TYPO)
+    path = write_file(tmp_path, "typo.yaml", TYPO)
     run_ = json.loads(run("lint", "--format", "sarif", path).output)["runs"][0]
     assert [(r["ruleId"], r["level"]) for r in run_["results"]] == [("TypeChecking", "warning")]
     assert run_["tool"]["driver"]["rules"][0]["defaultConfiguration"] == {"level": "warning"}
 
 
 def test_validate_shows_a_policy_among_the_inputs_like_lint(tmp_path: Path) -> None:
-    path = write(tmp_path, "crontab-policy.yaml", CRONTAB_TYPO)
+    path = write_file(tmp_path, "crontab-policy.yaml", CRONTAB_TYPO)
     res = run("validate", "--format", "json", "-c", CRD, path, CRONTAB)
     assert res.exit_code == 0, res.output
     policy = json.loads(res.output)["results"][0]
@@ -147,7 +142,7 @@ def test_validate_shows_a_policy_among_the_inputs_like_lint(tmp_path: Path) -> N
 
 
 def test_validate_notes_the_warnings_of_a_policy_named_with_admission(tmp_path: Path) -> None:
-    path = write(tmp_path, "typo.yaml", TYPO)
+    path = write_file(tmp_path, "typo.yaml", TYPO)
     res = run("validate", "--admission", path, "-c", CRD, CRONTAB)
     assert res.exit_code == 0, res.output
     assert res.output.startswith(

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from files import write_file
 
 from crdtool.cli import cli
 
@@ -53,14 +54,8 @@ def run(*args: str):
     return CliRunner().invoke(cli, list(args))
 
 
-def write(tmp_path: Path, text: str, name: str = "obj.yaml") -> str:
-    path = tmp_path / name
-    path.write_text(text)
-    return str(path)
-
-
 def test_good_objects_are_fully_validated(tmp_path: Path) -> None:
-    res = run("validate", "--format", "json", write(tmp_path, PV + "---\n" + SLICE))
+    res = run("validate", "--format", "json", write_file(tmp_path, "obj.yaml", PV + "---\n" + SLICE))
     assert res.exit_code == 0, res.output
     results = json.loads(res.output)["results"]
     assert [(r["kind"], r["checks"]) for r in results] == [("PersistentVolume", "validation"),
@@ -68,8 +63,9 @@ def test_good_objects_are_fully_validated(tmp_path: Path) -> None:
 
 
 def test_a_bad_volume_is_refused_in_the_apiservers_words(tmp_path: Path) -> None:
-    path = write(tmp_path, PV.replace("  nodeAffinity:", "  persistentVolumeReclaimPolicy: Recycle\n  x:")
-                 .replace("storage: 10Gi", "storage: 0"))
+    path = write_file(tmp_path, "obj.yaml",
+                      PV.replace("  nodeAffinity:", "  persistentVolumeReclaimPolicy: Recycle\n  x:")
+                      .replace("storage: 10Gi", "storage: 0"))
     res = run("validate", "--format", "json", path)
     assert res.exit_code == 1, res.output
     assert json.loads(res.output)["results"][0]["status"] == (
@@ -80,18 +76,18 @@ def test_a_bad_volume_is_refused_in_the_apiservers_words(tmp_path: Path) -> None
 
 
 def test_a_volumes_source_is_immutable_on_update(tmp_path: Path) -> None:
-    live = write(tmp_path, PV, "live.yaml")
-    new = write(tmp_path, PV.replace("/mnt/disks/ssd1", "/mnt/disks/ssd2").replace("10Gi", "20Gi"), "new.yaml")
+    live = write_file(tmp_path, "live.yaml", PV)
+    new = write_file(tmp_path, "new.yaml", PV.replace("/mnt/disks/ssd1", "/mnt/disks/ssd2").replace("10Gi", "20Gi"))
     res = run("validate", "--no-color", "--old", live, new)
     assert res.exit_code == 1, res.output
     assert "error: spec.persistentvolumesource: Forbidden: spec.persistentvolumesource is immutable after creation" \
         in res.output
-    assert run("validate", "--old", live, write(tmp_path, PV.replace("10Gi", "20Gi"), "grown.yaml")).exit_code == 0
+    assert run("validate", "--old", live, write_file(tmp_path, "grown.yaml", PV.replace("10Gi", "20Gi"))).exit_code == 0
 
 
 def test_a_bad_endpoint_slice_is_refused_in_the_apiservers_words(tmp_path: Path) -> None:
-    path = write(tmp_path, SLICE.replace('["10.1.2.3"]', '["10.1.2.3", "fe80::1"]').replace("port: 80", "port: 80\n"
-                                                                                           "  protocol: HTTP"))
+    path = write_file(tmp_path, "obj.yaml", SLICE.replace('["10.1.2.3"]', '["10.1.2.3", "fe80::1"]')
+                      .replace("port: 80", "port: 80\n  protocol: HTTP"))
     res = run("validate", "--format", "kubectl", path)
     assert res.exit_code == 1, res.output
     assert ('The EndpointSlice "web-abc" is invalid: \n'
@@ -102,8 +98,8 @@ def test_a_bad_endpoint_slice_is_refused_in_the_apiservers_words(tmp_path: Path)
 
 
 def test_an_endpoint_slices_address_type_is_immutable(tmp_path: Path) -> None:
-    live = write(tmp_path, SLICE, "live.yaml")
-    new = write(tmp_path, SLICE.replace("IPv4", "FQDN").replace('"10.1.2.3"', '"web.example.com"'), "new.yaml")
+    live = write_file(tmp_path, "live.yaml", SLICE)
+    new = write_file(tmp_path, "new.yaml", SLICE.replace("IPv4", "FQDN").replace('"10.1.2.3"', '"web.example.com"'))
     res = run("validate", "--format", "json", "--old", live, new)
     assert res.exit_code == 1, res.output
     assert json.loads(res.output)["results"][0]["status"] == (
@@ -112,6 +108,6 @@ def test_an_endpoint_slices_address_type_is_immutable(tmp_path: Path) -> None:
 
 
 def test_default_shows_the_endpoint_port_defaults(tmp_path: Path) -> None:
-    res = run("default", write(tmp_path, SLICE.replace("- name: http\n  port: 80", "- port: 80")))
+    res = run("default", write_file(tmp_path, "obj.yaml", SLICE.replace("- name: http\n  port: 80", "- port: 80")))
     assert res.exit_code == 0, res.output
     assert 'name: ""' in res.output and "protocol: TCP" in res.output

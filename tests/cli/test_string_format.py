@@ -4,11 +4,11 @@ message, or the formatting error, is cel-go's."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from files import write_file
 from widgets import widget_crd
 
 from crdtool.cli import cli
@@ -25,13 +25,13 @@ def run(*args: str):
     return CliRunner().invoke(cli, ["--no-color", *args])
 
 
-def _write(tmp_path: Path, validation: dict, spec: dict | None = None) -> tuple[str, str]:
-    crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"
-    crd.write_text(json.dumps(widget_crd({"type": "object", "properties": _PROPERTIES,
-                                          "x-kubernetes-validations": [validation]})))
-    cr.write_text(json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
-                              "spec": spec or {}}))
-    return str(crd), str(cr)
+def _crd_and_cr(tmp_path: Path, validation: dict, spec: dict | None = None) -> tuple[str, str]:
+    """crd.json, the Widget CRD whose `spec` has the rule `validation`, and cr.json, a Widget of that `spec`."""
+    crd = write_file(tmp_path, "crd.json", widget_crd({"type": "object", "properties": _PROPERTIES,
+                                                       "x-kubernetes-validations": [validation]}))
+    cr = write_file(tmp_path, "cr.json", {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                                          "spec": spec or {}})
+    return crd, cr
 
 
 @pytest.mark.parametrize(("field", "expression", "error"), [
@@ -51,7 +51,7 @@ def _write(tmp_path: Path, validation: dict, spec: dict | None = None) -> tuple[
 ], ids=["d-of-double", "x-of-timestamp", "s-of-object-in-list", "too-many", "too-few", "end", "precision"])
 def test_lint_refuses_what_the_validator_refuses(tmp_path: Path, field: str, expression: str, error: str) -> None:
     validation = {"rule": expression} if field == "rule" else {"rule": "true", "messageExpression": expression}
-    crd, _ = _write(tmp_path, validation)
+    crd, _ = _crd_and_cr(tmp_path, validation)
     res = run("lint", "--format", "kubectl", crd)
     assert res.exit_code == 1, res.output
     failed = "compilation failed" if field == "rule" else "messageExpression compilation failed"
@@ -67,7 +67,7 @@ def test_lint_refuses_what_the_validator_refuses(tmp_path: Path, field: str, exp
     "'%s %s %b %x %o %f %e'.format([self.l, self.m, true, self.s, self.i, self.d, 'NaN'])",
 ])
 def test_lint_accepts_what_the_validator_accepts(tmp_path: Path, expression: str) -> None:
-    crd, _ = _write(tmp_path, {"rule": "true", "messageExpression": expression})
+    crd, _ = _crd_and_cr(tmp_path, {"rule": "true", "messageExpression": expression})
     res = run("lint", crd)
     assert res.exit_code == 0, res.output
 
@@ -79,16 +79,16 @@ def test_lint_accepts_what_the_validator_accepts(tmp_path: Path, expression: str
     ("'%s|%s'.format([self.t, self.d])", "2024-01-02T03:04:05Z|0.5"),
 ], ids=["binary-octal-hex", "list-members", "map-entries", "scalars"])
 def test_validate_prints_the_formatted_message(tmp_path: Path, expression: str, message: str) -> None:
-    crd, cr = _write(tmp_path, {"rule": "false", "messageExpression": expression},
-                     {"d": 0.5, "i": 255, "s": "hi", "t": "2024-01-02T03:04:05Z", "l": ["a", "b"],
-                      "m": {"b": 2, "a": 1}})
+    crd, cr = _crd_and_cr(tmp_path, {"rule": "false", "messageExpression": expression},
+                          {"d": 0.5, "i": 255, "s": "hi", "t": "2024-01-02T03:04:05Z", "l": ["a", "b"],
+                           "m": {"b": 2, "a": 1}})
     res = run("validate", "--format", "kubectl", "-c", crd, cr)
     assert res.exit_code == 1, res.output
     assert f'The Widget "w" is invalid: spec: Invalid value: {message}\n' in res.output
 
 
 def test_a_formatting_error_at_run_time_fails_the_rule(tmp_path: Path) -> None:
-    crd, cr = _write(tmp_path, {"rule": "'%d'.format([dyn(self.d)]) != ''"}, {"d": 0.5})
+    crd, cr = _crd_and_cr(tmp_path, {"rule": "'%d'.format([dyn(self.d)]) != ''"}, {"d": 0.5})
     res = run("validate", "--format", "kubectl", "-c", crd, cr)
     assert res.exit_code == 1, res.output
     assert ('spec: Invalid value: "object": error during formatting: decimal clause can only be used on '

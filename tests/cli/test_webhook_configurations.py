@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from files import write_file
 
 from crdtool.cli import cli
 
@@ -42,14 +43,8 @@ def run(*args: str):
     return CliRunner().invoke(cli, ["validate", *args])
 
 
-def _write(tmp_path: Path, text: str, name: str = "webhooks.yaml") -> str:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return str(path)
-
-
 def test_a_bad_configuration_gets_the_apiservers_messages_and_exit_1(tmp_path) -> None:
-    path = _write(tmp_path, BAD)
+    path = write_file(tmp_path, "webhooks.yaml", BAD)
     kubectl = run("--format", "kubectl", path)
     assert kubectl.exit_code == 1, kubectl.output
     assert kubectl.stderr == (
@@ -76,7 +71,7 @@ def test_a_bad_configuration_gets_the_apiservers_messages_and_exit_1(tmp_path) -
 
 
 def test_the_json_output_has_the_422_and_every_error(tmp_path) -> None:
-    result = run("--format", "json", _write(tmp_path, BAD))
+    result = run("--format", "json", write_file(tmp_path, "webhooks.yaml", BAD))
     assert result.exit_code == 1
     [doc] = json.loads(result.stdout)["results"]
     assert (doc["valid"], doc["checks"]) == (False, "validation")
@@ -105,7 +100,7 @@ def test_a_mutating_configurations_own_fields_are_checked(tmp_path) -> None:
     text = PIZZA.read_text(encoding="utf-8").split("---")[0]
     text = text.replace("    failurePolicy: Fail\n", "    failurePolicy: Fail\n    reinvocationPolicy: Always\n")
     text = text.replace("        name: webhook\n", "        name: \"\"\n        port: 70000\n")
-    result = run("--format", "kubectl", _write(tmp_path, text))
+    result = run("--format", "kubectl", write_file(tmp_path, "webhooks.yaml", text))
     assert result.exit_code == 1
     assert result.stderr == (
         'The MutatingWebhookConfiguration "restaurant.programming-kubernetes.info" is invalid: \n'
@@ -119,9 +114,10 @@ def test_a_mutating_configurations_own_fields_are_checked(tmp_path) -> None:
 def test_an_update_keeps_what_the_stored_configuration_allowed(tmp_path) -> None:
     """ValidateValidatingWebhookConfigurationUpdate: side effects the stored webhooks had stay allowed;
     a stored configuration without them makes them an error again."""
-    new = _write(tmp_path, PIZZA.read_text(encoding="utf-8").replace("sideEffects: None", "sideEffects: Some"))
-    old_with = _write(tmp_path, PIZZA.read_text(encoding="utf-8").replace("sideEffects: None", "sideEffects: Unknown"),
-                      "old-with.yaml")
+    new = write_file(tmp_path, "webhooks.yaml",
+                     PIZZA.read_text(encoding="utf-8").replace("sideEffects: None", "sideEffects: Some"))
+    old_with = write_file(tmp_path, "old-with.yaml",
+                          PIZZA.read_text(encoding="utf-8").replace("sideEffects: None", "sideEffects: Unknown"))
     assert run("--format", "kubectl", "--old", old_with, new).exit_code == 0
     refused = run("--format", "kubectl", "--old", str(PIZZA), new)
     assert refused.exit_code == 1
@@ -136,7 +132,7 @@ def test_a_refused_configuration_among_the_inputs_is_answered_with_its_refusal(t
     text = text.replace("failurePolicy: Fail", "failurePolicy: Ignore\n    timeoutSeconds: 0")
     reference = "      service:\n        namespace: pizza-crd\n        name: webhook\n        path: /admit/validate"
     text = text.replace(reference, "      url: https://127.0.0.1:1/admit/validate")
-    configs = _write(tmp_path, text)
+    configs = write_file(tmp_path, "webhooks.yaml", text)
     plain = REPO / "fixtures" / "pizza-admission" / "plain-pizza.yaml"
     result = run("--format", "json", "-c", str(REPO / "fixtures" / "pizza" / "crd.yaml"), configs, str(plain))
     assert result.exit_code == 1

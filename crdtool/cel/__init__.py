@@ -13,14 +13,14 @@ from crdtool.schema.structural.structural import has_rules
 if TYPE_CHECKING:
     from crdtool.model.errors import FieldError
     from crdtool.model.path import Path
-    from crdtool.schema.crd.schema import RuleCompilation, RuleCompileRequest
+    from crdtool.schema.crd.seam import RuleCompilation, RuleCompileRequest
     from crdtool.schema.structural.structural import Structural
 
 __all__ = ["rule_compiler"]
 
 
 class _RuleCompiler:
-    """The lint seam (schema.crd.schema.RuleCompiler) over `compiler.compile_node`. Light to import:
+    """The lint seam (schema.crd.seam.RuleCompiler) over `compiler.compile_node`. Light to import:
     the compiler, and with it the CEL runtime, loads at the first rule (a node's rules to compile, a
     default under rules to check), so that linting a CRD without rules never loads it."""
 

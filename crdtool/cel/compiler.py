@@ -20,7 +20,7 @@ from crdtool.cel import checked_ast, cost, environment, library, list_semantics,
 from crdtool.cel.protos import SchemaTypes, UndeclarableError, build_schema_types, renumbered, selectable_names
 from crdtool.cel.types import DeclType, DeclTypes, schema_decl_type
 from crdtool.model.gofmt import go_trim_space
-from crdtool.schema.crd.schema import RuleCompilation, RuleCompileError
+from crdtool.schema.crd.seam import RuleCompilation, RuleCompileError
 from crdtool.schema.structural.structural import Structural, valid_field_path
 
 if TYPE_CHECKING:

@@ -11,13 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from crdtool.model.path import Path
-from crdtool.schema.crd.schema import (
-    STATIC_ESTIMATED_COST_LIMIT,
-    STATIC_ESTIMATED_CRD_COST_LIMIT,
-    RuleCompilation,
-    RuleCompiler,
-    RuleCompileRequest,
-)
+from crdtool.schema.crd.schema import STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT
+from crdtool.schema.crd.seam import RuleCompilation, RuleCompiler, RuleCompileRequest
 
 __all__ = ["STATIC_ESTIMATED_COST_LIMIT", "STATIC_ESTIMATED_CRD_COST_LIMIT", "CostRecorder", "RuleCost"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from crdtool.model.notes import Note
-from crdtool.schema.crd.schema import RuleCompilation, RuleCompiler, RuleCompileRequest
+from crdtool.schema.crd.seam import RuleCompilation, RuleCompiler, RuleCompileRequest
 
 TOO_DEEP = ("not checked: the rule nests deeper than crdtool's CEL engine parses (32 levels) and cannot be cut into "
             "pieces it parses, though within cel-go's parser limits, so it is neither type-checked nor evaluated here")

@@ -7,14 +7,8 @@ from dataclasses import replace
 from crdtool.model.errors import FieldError
 from crdtool.model.path import Path
 from crdtool.schema.crd.options import CREATE
-from crdtool.schema.crd.schema import (
-    RuleCompilation,
-    RuleCompileError,
-    RuleCompileRequest,
-    cost_error_message,
-    schema_warnings,
-    validate_crd_validation,
-)
+from crdtool.schema.crd.schema import cost_error_message, schema_warnings, validate_crd_validation
+from crdtool.schema.crd.seam import RuleCompilation, RuleCompileError, RuleCompileRequest
 
 VALIDATION = Path.root("spec", "validation")
 P = "spec.validation.openAPIV3Schema"

@@ -66,7 +66,7 @@ def test_an_unbounded_nested_rule_is_rejected_quickly(tmp_path: Path) -> None:
     crd.write_text(_crd("self.l.all(x, self.l.all(y, x != y))", {"l": {"type": "array", "items": {"type": "string"}}}))
     start = time.perf_counter()
     res = run("lint", str(crd))
-    assert time.perf_counter() - start < 1
+    assert time.perf_counter() - start < 5  # exponential backtracking or cost walking would take minutes
     assert res.exit_code == 1
     assert "Forbidden: estimated rule cost exceeds budget by factor of more than 100x" in res.output
 
@@ -78,7 +78,7 @@ def test_a_catastrophic_regex_is_linear(tmp_path: Path) -> None:
                               "spec": {"s": "a" * 100_000 + "b"}}))
     start = time.perf_counter()
     res = run("validate", "-c", str(crd), str(cr))
-    assert time.perf_counter() - start < 1
+    assert time.perf_counter() - start < 5  # exponential backtracking or cost walking would take minutes
     assert res.exit_code == 1
     assert "spec: Invalid value: failed rule: self.s.matches('^(a+)+$')" in res.output
 

@@ -11,8 +11,9 @@ Figures (best and median of N runs, peak resident memory of the best-measured co
   YAML floor (PyYAML's C loader alone, `yaml.load_all` with CSafeLoader), lint's time as a multiple
   of it, and crdtool's own reader;
 - `crdtool validate` of every custom resource in ../shared/corpus/crs against those CRDs, in one
-  process: objects per second, with and without the time to lint the CRDs, and with `--jobs` as
-  many as the machine has cores;
+  process: objects per second, with and without the time to lint the CRDs; and with `--jobs` as
+  many as the machine has cores, against one process and against the machine's own ceiling (as
+  many one-process runs side by side), in alternating rounds;
 - `crdtool validate` of 1,000 copies of one small CronTab (schema-only validation): objects per
   second, the start-up of a one-object run subtracted;
 - `crdtool columns` of 1,000 CronTabs with printer columns (a filter, a date): rows per second,
@@ -81,7 +82,11 @@ def measure(cmd: list[str]) -> tuple[float, float, bytes]:
 
 def repeated(cmd: list[str], repeat: int) -> tuple[float, float, float, bytes]:
     """(best, median, peak MB, stdout) over `repeat` runs."""
-    runs = [measure(cmd) for _ in range(repeat)]
+    return repeated_of([measure(cmd) for _ in range(repeat)])
+
+
+def repeated_of(runs: list[tuple[float, float, bytes]]) -> tuple[float, float, float, bytes]:
+    """(best, median, peak MB, stdout) of `measure`'s runs."""
     times = [t for t, _, _ in runs]
     return min(times), statistics.median(times), max(m for _, m, _ in runs), runs[0][2]
 
@@ -106,6 +111,13 @@ def c_loader_seconds() -> float:
     return time.perf_counter() - t0
 
 
+def floor_in_subprocess() -> float:
+    """c_loader_seconds in a process of its own (this script with --floor), so that it can alternate
+    with the runs it is compared with."""
+    out = subprocess.run([sys.executable, __file__, "--floor"], capture_output=True, text=True, check=True, cwd=REPO)
+    return float(out.stdout)
+
+
 def read_only_seconds() -> float:
     """crdtool's own reading (parse + construct, positions kept) of every corpus CRD, in this process."""
     sys.path.insert(0, str(REPO))
@@ -127,6 +139,39 @@ def wall_and_cpu(cmd: list[str]) -> tuple[float, float]:
     _, _, usage = os.wait4(proc.pid, 0)
     proc.returncode = 0
     return time.perf_counter() - t0, usage.ru_utime + usage.ru_stime
+
+
+def side_by_side(cmds: list[list[str]]) -> float:
+    """The wall seconds until the last of `cmds`, started together, ends."""
+    t0 = time.perf_counter()
+    procs = [subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO, env=run_env())
+             for cmd in cmds]
+    for proc in procs:
+        os.wait4(proc.pid, 0)
+        proc.returncode = 0
+    return time.perf_counter() - t0
+
+
+def parallel_rows(cmd: list[str], jobs: int, repeat: int) -> None:
+    """`cmd --jobs N` against `cmd` in one process, and what the machine itself allows: N independent
+    one-process runs side by side (cores that share caches, memory bandwidth or a host give each
+    process less than one core alone does, and `--jobs` cannot beat that). The three alternate,
+    round by round, and each round's ratios are taken, so that a machine whose speed drifts from
+    minute to minute (shared hosts do) skews neither; the medians of the ratios are shown."""
+    rounds = []
+    for _ in range(repeat):
+        alone = side_by_side([cmd])
+        together = side_by_side([cmd] * jobs)
+        parallel = side_by_side([[*cmd, "--jobs", str(jobs)]])
+        rounds.append((alone, together, parallel))
+    walls = [p for _, _, p in rounds]
+    speedup = statistics.median(a / p for a, _, p in rounds)
+    ceiling = statistics.median(jobs * a / t for a, t, _ in rounds)
+    label = f"crdtool validate --jobs {jobs} -c corpus/crds corpus/crs"
+    print(f"{label:<58} best {min(walls):6.3f} s  median {statistics.median(walls):6.3f} s  ({repeat} runs)"
+          f"\n  {speedup:.2f}x the one-process time ({jobs} cores; median of {repeat} alternating rounds)"
+          f"\n  the machine's own ceiling: {jobs} one-process runs side by side do {ceiling:.2f}x the work of one"
+          f"\n  in the same time, so --jobs {jobs} reaches {speedup / ceiling:.0%} of what these cores allow")
 
 
 ONE_ROUTE = CRS / "gateway-api" / "conformance__tests__httproute-303-redirect.yaml"
@@ -169,7 +214,11 @@ def main() -> int:
     ap.add_argument("--baseline", metavar="CRDTOOL", help="another build's crdtool, to alternate with in the "
                                                           "cache figures")
     ap.add_argument("--only-cache", action="store_true", help="only the cache figures")
+    ap.add_argument("--floor", action="store_true", help="only the YAML floor's seconds (one reading)")
     a = ap.parse_args()
+    if a.floor:
+        print(c_loader_seconds())
+        return 0
     compile_bytecode()
     if a.only_cache:
         os.environ["CRDTOOL_CACHE_DIR"] = tempfile.mkdtemp(prefix="crdtool-bench-cache-")
@@ -187,8 +236,13 @@ def main() -> int:
     ]:
         row(label, *repeated(cmd, n)[:3], n)
 
+    floor_ratios: list[float] = []
     if CRDS.is_dir():
-        lint = repeated(crdtool + ["lint", "--format", "json", str(CRDS)], a.repeat)
+        lint_runs = []
+        for _ in range(a.repeat):  # alternating with the floor: a drifting machine skews their ratio less
+            lint_runs.append(measure(crdtool + ["lint", "--format", "json", str(CRDS)]))
+            floor_ratios.append(lint_runs[-1][0] / floor_in_subprocess())
+        lint = repeated_of(lint_runs)
         row("crdtool lint corpus/crds (450 files, 39 MB)", *lint[:3], a.repeat)
     if CRDS.is_dir() and CRS.is_dir():
         best, median, peak, out = repeated(
@@ -199,10 +253,7 @@ def main() -> int:
             f"{count / max(best - lint[0], 1e-9):,.0f} objects/s beyond linting the CRDs")
         jobs = os.cpu_count() or 1
         if jobs > 1:
-            parallel = repeated(crdtool + ["validate", "--format", "json", "--jobs", str(jobs), "-c", str(CRDS),
-                                           str(CRS)], a.repeat)
-            row(f"crdtool validate --jobs {jobs} -c corpus/crds corpus/crs", *parallel[:3], a.repeat,
-                f"\n  {best / parallel[0]:.2f}x the one-process time ({jobs} cores)")
+            parallel_rows(crdtool + ["validate", "--format", "json", "-c", str(CRDS), str(CRS)], jobs, a.repeat)
 
     with tempfile.TemporaryDirectory(prefix="crdtool-bench-") as tmp:
         one, many = Path(tmp, "one.yaml"), Path(tmp, "many.yaml")
@@ -227,7 +278,8 @@ def main() -> int:
     if CRDS.is_dir():  # last: a child forked after this would inherit its peak memory
         floor = min(c_loader_seconds() for _ in range(a.repeat))
         print(f"{'read corpus/crds with PyYAML C loader (the YAML floor)':<58} {floor:6.3f} s"
-              f"\n  crdtool lint corpus/crds (no cache): {lint[0] / floor:.2f}x the floor")
+              f"\n  crdtool lint corpus/crds (no cache): {statistics.median(floor_ratios):.2f}x the floor "
+              f"(median of {a.repeat} alternating rounds: lint's whole process, the floor's reading alone)")
         own = min(read_only_seconds() for _ in range(a.repeat))
         print(f"{'read corpus/crds with crdtool reader (positions kept)':<58} {own:6.3f} s")
     return 0

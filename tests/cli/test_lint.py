@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -125,6 +126,19 @@ def test_a_real_process_and_help_without_heavy_imports() -> None:
     assert proc.returncode == 1
     assert proc.stderr.startswith('The CustomResourceDefinition "crontab.stable.example.com"')
     assert imported_by(["--help"], ("jsonschema", "cel_expr_python", "rich", "yaml")).modules == []
+
+
+def test_text_output_that_is_not_a_terminal_is_written_without_rich() -> None:
+    """Pre-commit and CI capture the output: the text format writes its lines as they are, and rich (a
+    tenth of a one-file run to load) is not imported. FORCE_COLOR asks rich for colors, and gets them."""
+    args = ["--no-cache", "validate", str(FIXTURES / "crontab-validated")]
+    plain = imported_by(args, ("rich",), env={k: v for k, v in os.environ.items() if k != "FORCE_COLOR"})
+    assert plain.code == 1 and plain.modules == []
+    assert "\n2 of 2 objects would be rejected\n" in plain.output and "\x1b[" not in plain.output
+    colored = imported_by(args, ("rich",), env={**os.environ, "FORCE_COLOR": "1"})
+    assert colored.code == 1 and "rich.console" in colored.modules
+    assert "\x1b[" in colored.output
+    assert re.sub("\x1b\\[[0-9;]*m", "", colored.output) == plain.output
 
 
 def test_the_cel_runtime_loads_only_for_a_crd_with_rules() -> None:

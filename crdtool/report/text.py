@@ -8,6 +8,7 @@ whose output is not a terminal (pre-commit, CI) would spend a tenth of a one-fil
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from functools import lru_cache
 from typing import IO, TYPE_CHECKING, Any
@@ -131,8 +132,6 @@ def _may_color(color: bool, file: IO[str]) -> bool:
     colors allowed, and the file a terminal or an environment variable that rich reads to force one."""
     if not color:
         return False
-    import os
-
     forced = any(name in os.environ for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"))
     try:
         return forced or file.isatty()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from functools import lru_cache
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING
 
 from crdtool.engine.results import Result
 from crdtool.report import kubectl
@@ -152,10 +152,10 @@ def render_results(console: Console | PlainOutput, results: list[Result], quiet:
 
 def render(results: list[Result], context: RenderContext) -> None:
     """`--format text`: the run's notes, every result, then (unless --quiet) the counts of each group."""
-    out: Any = (console(context.color, file=context.stdout) if _may_color(context.color, context.stdout)
-                else PlainOutput(context.stdout))
+    out = (console(context.color, file=context.stdout) if _may_color(context.color, context.stdout)
+           else PlainOutput(context.stdout))
     for note in context.notes:
-        if out.no_color:
+        if isinstance(out, PlainOutput):
             _line(out, f"note: {note}")
         else:
             _note(out, note)

@@ -5,18 +5,21 @@ Safety comes before speed, since a wrong cached answer would be a wrong verdict:
 - Entries are content-addressed: the key is a hash of everything the value depends on, and every key
   is hashed together with this build's identity (crdtool's version and a fingerprint of its installed
   files, Python's version, the CEL library's version). Another build never reads an entry it did not
-  write; a new build removes the entries of the others when it first writes.
+  write.
 - An entry is written to a temporary file in the same folder and renamed into place, so a reader sees
   the whole entry or none (two processes writing the same key write the same bytes). Each entry carries
   a checksum of its payload: a truncated or corrupted entry is ignored (and rebuilt), never read.
 - Any error of the file system (a read-only home, a full disk, a folder removed meanwhile) turns the
   cache off for the rest of the run: it can make a run slower, never fail it.
 
-Its size is bounded, as ccache bounds its own: a run that writes first measures its build's folder and,
+Its size is bounded, as ccache bounds its own: a run that writes first measures the cache folder and,
 when it holds more than MAX_BYTES, removes the least recently used entries until it holds less than
 three quarters of that. An entry's modification time is its last use: a read refreshes it (once a day
-at most, so that warm runs do not write). Entries of other builds go when a new build first writes, and
-`crdtool cache clean` removes everything.
+at most, so that warm runs do not write). Other builds' folders stay while they are in use: two
+installs of crdtool on one machine (a pre-commit environment and a pipx install, say) take turns, and
+each removing the other's entries would make every run of both cold. A new build, on its first write,
+removes the folders of builds unused for a week, and of all but the most recently used when more than
+BUILDS_KEPT builds have one. `crdtool cache clean` removes everything.
 
 The folder follows the platforms' convention for caches (XDG_CACHE_HOME on Linux, ~/Library/Caches
 on macOS, LOCALAPPDATA on Windows); CRDTOOL_CACHE_DIR overrides it.
@@ -36,15 +39,19 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_BYTES", "Cache", "cache_directory", "clean", "disabled", "prune", "text_digest"]
+__all__ = ["BUILDS_KEPT", "MAX_BYTES", "Cache", "cache_directory", "clean", "disabled", "text_digest"]
 
 #: Each entry starts with this, then the SHA-256 of the payload, then the payload (a pickle).
 _MAGIC = b"crdtool-cache 1\n"
 _DIGEST = 32
 #: A build's folder is named by its identity (build_identity).
 _IDENTITY = re.compile(r"[0-9a-f]{16}")
-#: The size past which a build's entries are pruned, least recently used first (see the module's docstring).
+#: The size past which entries are pruned, least recently used first (see the module's docstring).
 MAX_BYTES = 256 * 1024 * 1024
+#: How many builds' folders a new build leaves (its own among them), the most recently used.
+BUILDS_KEPT = 4
+#: How long a build's folder stays unused before a new build removes it.
+_UNUSED_BUILD_SECONDS = 7 * 24 * 3600
 #: How old an entry's last-use time may get before a read refreshes it.
 _REFRESH_SECONDS = 24 * 3600
 #: A temporary file older than this was left by a writer that died: pruning removes it.
@@ -198,7 +205,8 @@ class Cache:
             return tempfile.mkstemp(prefix=".tmp-", dir=shard)
 
     def _prepare(self) -> None:
-        """On the first write: the folder, its CACHEDIR.TAG, and no entries of other builds."""
+        """On the first write: the folder, its CACHEDIR.TAG, other builds' unused folders removed (when
+        this build's is new) and the entries pruned to the size cap."""
         if self._prepared:
             return
         assert self._root is not None
@@ -206,40 +214,68 @@ class Cache:
         tag = self._root / "CACHEDIR.TAG"
         if not tag.exists():
             tag.write_text(_CACHEDIR_TAG)
-        folder = self._root / self._identity
-        if not folder.exists():
-            import shutil
-
-            for other in _build_folders(self._root):
-                if other.name != self._identity:  # another run of this build may have made it meanwhile
-                    shutil.rmtree(other, ignore_errors=True)
-        else:
-            prune(folder, self._max_bytes)
+        entries = _entries(self._root)
+        if not (self._root / self._identity).exists():
+            entries = _remove_unused_builds(self._root, entries, self._identity)
+        _prune(entries, self._max_bytes)
         self._prepared = True
 
 
-def prune(folder: Path, max_bytes: int) -> int:
-    """Remove the least recently used entries of a build's folder until it holds less than three quarters
-    of `max_bytes`, if it holds more than `max_bytes`; the bytes freed. Entries another run is reading
-    may go: that run misses them and computes them again."""
+#: An entry as pruning sees it: (last use, size, its build's folder name, path).
+_Entry = tuple[float, int, str, str]
+
+
+def _entries(root: Path) -> list[_Entry]:
+    """Every entry of every build in the cache folder (temporary files being written left out)."""
     now = time.time()
-    entries: list[tuple[float, int, str]] = []
-    with os.scandir(folder) as shards:
-        for shard in shards:
-            if not shard.is_dir(follow_symlinks=False):
-                continue
-            with os.scandir(shard.path) as listing:
-                for entry in listing:
-                    with contextlib.suppress(OSError):
-                        stat = entry.stat(follow_symlinks=False)
-                        if entry.name.startswith(".tmp-") and now - stat.st_mtime < _STALE_TMP_SECONDS:
-                            continue  # being written
-                        entries.append((stat.st_mtime, stat.st_size, entry.path))
-    total = sum(size for _, size, _ in entries)
+    entries: list[_Entry] = []
+    for build in _build_folders(root):
+        with contextlib.suppress(OSError), os.scandir(build) as shards:
+            for shard in shards:
+                if not shard.is_dir(follow_symlinks=False):
+                    continue
+                with contextlib.suppress(OSError), os.scandir(shard.path) as listing:
+                    for entry in listing:
+                        with contextlib.suppress(OSError):
+                            stat = entry.stat(follow_symlinks=False)
+                            if entry.name.startswith(".tmp-") and now - stat.st_mtime < _STALE_TMP_SECONDS:
+                                continue  # being written
+                            entries.append((stat.st_mtime, stat.st_size, build.name, entry.path))
+    return entries
+
+
+def _remove_unused_builds(root: Path, entries: list[_Entry], identity: str) -> list[_Entry]:
+    """Remove the folders of other builds unused for a week, and of the least recently used when more
+    than BUILDS_KEPT would be left (`identity`'s among them); the entries left. A folder's last use is
+    its most recently used entry's (its own modification time when it holds none)."""
+    import shutil
+
+    last_use: dict[str, float] = {}
+    for folder in _build_folders(root):
+        if folder.name != identity:  # another run of this build may have made it meanwhile: never removed
+            with contextlib.suppress(OSError):
+                last_use[folder.name] = folder.stat().st_mtime
+    for used, _, build, _ in entries:
+        if build in last_use:
+            last_use[build] = max(used, last_use[build])
+    now = time.time()
+    by_recency = sorted(last_use, key=last_use.__getitem__, reverse=True)
+    gone = {build for rank, build in enumerate(by_recency)
+            if rank >= BUILDS_KEPT - 1 or now - last_use[build] > _UNUSED_BUILD_SECONDS}
+    for build in gone:
+        shutil.rmtree(root / build, ignore_errors=True)
+    return [e for e in entries if e[2] not in gone]
+
+
+def _prune(entries: list[_Entry], max_bytes: int) -> int:
+    """Remove the least recently used entries until they hold less than three quarters of `max_bytes`,
+    if they hold more than `max_bytes`; the bytes freed. Entries another run is reading may go: that run
+    misses them and computes them again."""
+    total = sum(size for _, size, _, _ in entries)
     if total <= max_bytes:
         return 0
     freed = 0
-    for _, size, path in sorted(entries):
+    for _, size, _, path in sorted(entries):
         if total - freed < max_bytes * 3 // 4:
             break
         with contextlib.suppress(OSError):

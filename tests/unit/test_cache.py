@@ -6,11 +6,12 @@ import errno
 import multiprocessing
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 
-from crdtool.cache import Cache, build_identity, cache_directory, clean, disabled
+from crdtool.cache import BUILDS_KEPT, Cache, build_identity, cache_directory, clean, disabled
 
 BUILD_A, BUILD_B = "a" * 16, "b" * 16
 VALUE = {"verdict": "accepted", "findings": [("spec.x", "Required value")] * 50}
@@ -50,13 +51,51 @@ def test_a_damaged_entry_is_a_miss_and_is_rebuilt(tmp_path: Path, damage: str) -
     assert Cache(tmp_path, BUILD_A).get("lint", b"crd") == VALUE
 
 
-def test_another_build_never_reads_an_entry_and_removes_them_when_it_writes(tmp_path: Path) -> None:
+def age(folder: Path, days: float) -> None:
+    """Make every entry of a build's folder, and the folder, last used `days` ago."""
+    when = time.time() - days * 86400
+    for path in [*folder.rglob("*"), folder]:
+        os.utime(path, (when, when))
+
+
+def test_another_build_never_reads_an_entry_and_keeps_its_entries_while_in_use(tmp_path: Path) -> None:
+    """Two installs taking turns (a pre-commit environment and a pipx install): each keeps its entries."""
     Cache(tmp_path, BUILD_A).put("lint", b"crd", VALUE)
     other = Cache(tmp_path, BUILD_B)
     assert other.get("lint", b"crd") is None
     other.put("lint", b"crd", "B's answer")
-    assert not (tmp_path / BUILD_A).exists()
+    assert Cache(tmp_path, BUILD_A).get("lint", b"crd") == VALUE
     assert Cache(tmp_path, BUILD_B).get("lint", b"crd") == "B's answer"
+
+
+def test_a_new_build_removes_builds_unused_for_a_week(tmp_path: Path) -> None:
+    Cache(tmp_path, BUILD_A).put("lint", b"crd", VALUE)
+    Cache(tmp_path, BUILD_B).put("lint", b"crd", VALUE)
+    age(tmp_path / BUILD_A, 8)
+    age(tmp_path / BUILD_B, 6)
+    Cache(tmp_path, "c" * 16).put("lint", b"crd", VALUE)
+    assert not (tmp_path / BUILD_A).exists()
+    assert Cache(tmp_path, BUILD_B).get("lint", b"crd") == VALUE
+
+
+def test_a_new_build_keeps_only_the_most_recently_used_builds(tmp_path: Path) -> None:
+    builds = [c * 16 for c in "abcdef"]
+    for days, build in enumerate(reversed(builds)):  # "f" used 0 days ago, ..., "a" 5 days ago
+        Cache(tmp_path, build).put("lint", b"crd", VALUE)
+        age(tmp_path / build, days + 0.5)
+    Cache(tmp_path, "0" * 16).put("lint", b"crd", VALUE)
+    kept = sorted(p.name for p in tmp_path.iterdir() if p.is_dir())
+    assert len(kept) == BUILDS_KEPT
+    assert kept == sorted(["0" * 16, *builds[-(BUILDS_KEPT - 1):]])
+
+
+def test_a_known_build_removes_no_other_build(tmp_path: Path) -> None:
+    """Only a new build's first write looks at other builds (so that every run does not)."""
+    Cache(tmp_path, BUILD_A).put("lint", b"crd", VALUE)
+    Cache(tmp_path, BUILD_B).put("lint", b"crd", VALUE)
+    age(tmp_path / BUILD_A, 30)
+    Cache(tmp_path, BUILD_B).put("lint", b"more", VALUE)
+    assert Cache(tmp_path, BUILD_A).get("lint", b"crd") == VALUE
 
 
 def test_an_entry_folder_removed_during_a_run_is_made_again(tmp_path: Path) -> None:
@@ -91,10 +130,11 @@ def test_processes_writing_the_same_entries_at_once_never_see_a_partial_one(tmp_
 
 def test_runs_of_one_build_writing_first_at_once_keep_each_others_entries(tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The first write of a run removes other builds' folders when its own is not there yet; another
+    """The first write of a run removes unused builds' folders when its own is not there yet; another
     run of the same build may make it between that look and the removal, and must keep its entries.
     (The build folder is shown as missing to both, as it was when each looked.)"""
     Cache(tmp_path, BUILD_B).put("lint", b"old", VALUE)
+    age(tmp_path / BUILD_B, 8)
     real_exists = Path.exists
     monkeypatch.setattr(Path, "exists", lambda path: path != tmp_path / BUILD_A and real_exists(path))
     one, other = Cache(tmp_path, BUILD_A), Cache(tmp_path, BUILD_A)
@@ -102,7 +142,7 @@ def test_runs_of_one_build_writing_first_at_once_keep_each_others_entries(tmp_pa
     other.put("lint", b"other", VALUE)
     monkeypatch.undo()
     assert Cache(tmp_path, BUILD_A).get("lint", b"one") == VALUE == Cache(tmp_path, BUILD_A).get("lint", b"other")
-    assert not (tmp_path / BUILD_B).exists()  # another build's entries are still removed
+    assert not (tmp_path / BUILD_B).exists()  # an unused build's entries are still removed
 
 
 def test_a_read_only_cache_folder_turns_the_cache_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -202,3 +242,15 @@ def test_pruning_removes_a_dead_writers_temporary_file_not_a_live_one(tmp_path: 
     os.utime(dead, (0, 1_000_000_000))
     Cache(tmp_path, BUILD_A, max_bytes=1).put("lint", b"other", VALUE)
     assert live.exists() and not dead.exists()
+
+
+def test_the_size_cap_counts_every_builds_entries_and_removes_the_least_recently_used(tmp_path: Path) -> None:
+    big = b"x" * 10_000
+    for i in range(4):
+        Cache(tmp_path, BUILD_A).put("lint", b"%d" % i, big)
+        Cache(tmp_path, BUILD_B).put("lint", b"%d" % i, big)
+    age(tmp_path / BUILD_A, 2)  # A's entries are older than B's
+    size = entry_files(tmp_path)[0].stat().st_size
+    Cache(tmp_path, BUILD_B, max_bytes=size * 6).put("lint", b"new", big)  # 8 entries: down to under 4.5
+    assert not any(Cache(tmp_path, BUILD_A).get("lint", b"%d" % i) for i in range(4))
+    assert all(Cache(tmp_path, BUILD_B).get("lint", b"%d" % i) == big for i in range(4))

@@ -8,7 +8,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, NamedTuple, Protocol
+from typing import Any, BinaryIO, NamedTuple, Protocol
 
 from yaml.nodes import Node
 
@@ -90,14 +90,43 @@ def read_text(path: str) -> str:
     """The text of a file (or stdin for `-`), within the size limit, as UTF-8."""
     try:
         if path == "-":
-            raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+            raw = _read_at_most(sys.stdin.buffer, MAX_INPUT_BYTES + 1)
         else:
             with open(path, "rb") as f:
-                raw = f.read(MAX_INPUT_BYTES + 1)
+                raw = _read_at_most(f, MAX_INPUT_BYTES + 1)
     except OSError as err:
         raise InputError(path, err.strerror or str(err)) from None
+    return decode_input(raw, path)
+
+
+#: How much a read of a stream whose size is unknown (a pipe, stdin) asks for at a time.
+_CHUNK = 1024 * 1024
+
+
+def _read_at_most(f: BinaryIO, limit: int) -> bytes:
+    """`f` to its end, or its first `limit` bytes. One read of `limit` bytes would allocate that much
+    (256 MiB) for every file, whatever its size, some 50 µs each: a regular file is asked for its size
+    and a byte more (to see whether it grew meanwhile), a pipe for a chunk at a time."""
+    try:
+        size = os.fstat(f.fileno()).st_size
+    except (OSError, ValueError):  # no file descriptor (a test's stdin)
+        size = 0
+    want = min(size + 1, limit) if size else min(_CHUNK, limit)
+    parts: list[bytes] = []
+    total = 0
+    while True:
+        part = f.read(want)
+        parts.append(part)
+        total += len(part)
+        if len(part) < want or total >= limit:  # a short read is the end of the stream
+            return b"".join(parts) if len(parts) > 1 else part
+        want = min(_CHUNK, limit - total)
+
+
+def decode_input(raw: bytes, name: str) -> str:
+    """An input's bytes as text: within the size limit, UTF-8, a byte order mark dropped."""
     if len(raw) > MAX_INPUT_BYTES:
-        raise InputError(path, f"input larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
+        raise InputError(name, f"input larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     try:
@@ -105,7 +134,7 @@ def read_text(path: str) -> str:
     except UnicodeDecodeError as err:
         line = raw.count(b"\n", 0, err.start) + 1
         column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
-        raise InputError(path, f"not valid UTF-8 (byte 0x{raw[err.start]:02x}); YAML and JSON inputs must be UTF-8",
+        raise InputError(name, f"not valid UTF-8 (byte 0x{raw[err.start]:02x}); YAML and JSON inputs must be UTF-8",
                          line, column) from None
 
 

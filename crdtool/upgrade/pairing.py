@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from crdtool.load import Document, InputError, load_inputs, read_source
 from crdtool.load.cached import cached_reader
-from crdtool.load.sources import EXTENSIONS, MAX_INPUT_BYTES
+from crdtool.load.sources import EXTENSIONS, decode_input
 
 if TYPE_CHECKING:
     from crdtool.cache import Cache
@@ -78,15 +78,7 @@ def read_git(spec: str, rev: str, path: str) -> list[Document]:
     docs: list[Document] = []
     for name, data in zip(names, _split_batch(spec, blobs), strict=True):
         display = f"{rev}:{name}"
-        if len(data) > MAX_INPUT_BYTES:
-            raise InputError(display, f"input larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
-        if data.startswith(b"\xef\xbb\xbf"):
-            data = data[3:]
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise InputError(display, "not valid UTF-8; YAML and JSON inputs must be UTF-8") from None
-        docs.extend(read_source(display, text))
+        docs.extend(read_source(display, decode_input(data, display)))
     return docs
 
 

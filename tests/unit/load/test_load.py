@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import os
+import sys
 import time
 
 import pytest
 import yaml
 
-from crdtool.load import InputError, load_inputs, read_source, yamlreader
+from crdtool.load import InputError, load_inputs, read_source, sources, yamlreader
 from crdtool.load.document import DuplicateKey
 from crdtool.load.gotyping import resolve_plain
 from crdtool.load.yamlreader import DEPTH_MESSAGE, document_start_lines
@@ -222,6 +224,25 @@ def test_non_utf8_and_missing_files(tmp_path) -> None:
     assert ":1:7:" in str(err.value)
     with pytest.raises(InputError, match="no such file"):
         load_inputs([str(tmp_path / "nope.yaml")])
+
+
+@pytest.mark.parametrize("chunk", [3, 1024 * 1024])
+def test_an_input_is_read_whole_up_to_the_size_limit(tmp_path, monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
+    """A file by its size, a stream without one (stdin, a pipe) chunk by chunk: whole, or refused past the limit."""
+    monkeypatch.setattr(sources, "MAX_INPUT_BYTES", 20)
+    monkeypatch.setattr(sources, "_CHUNK", chunk)
+    text = "kind: A\nx: 12345678\n"  # 20 bytes: at the limit
+    path = tmp_path / "a.yaml"
+    path.write_text(text)
+    assert sources.read_text(str(path)) == text
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(text.encode()))))
+    assert sources.read_text("-") == text
+    path.write_text(text + "y")
+    with pytest.raises(InputError, match="input larger than 0 MiB"):
+        sources.read_text(str(path))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(text.encode() + b"y"))))
+    with pytest.raises(InputError, match="input larger than 0 MiB"):
+        sources.read_text("-")
 
 
 def test_folders_are_walked_recursively_in_name_order(tmp_path) -> None:

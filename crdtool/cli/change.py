@@ -132,7 +132,9 @@ def _print_diffs(results: list, files: list[FileChange], color: bool, notes: lis
         for r in failed.get(file.path, []):
             doc = r.document
             label = f"{doc.source}#{doc.index}" + (f" items[{doc.item}]" if doc.item is not None else "")
-            out.print(f"{label}: error: {kubectl.error_text(r).strip()}", highlight=False, markup=False)
+            text = kubectl.error_text(r).strip()  # kubectl's own `error: ...` lines say it already
+            out.print(f"{label}: {text}" if text.startswith("error: ") else f"{label}: error: {text}",
+                      highlight=False, markup=False)
         lines = file_diff(file.path, file.old, file.new, file.changes)
         if lines:
             print_diff(out, lines)

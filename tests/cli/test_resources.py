@@ -293,6 +293,16 @@ def test_hostile_objects_get_a_finding_or_exit_2(tmp_path) -> None:
         assert "Traceback" not in res.output + res.stderr
 
 
+def test_prune_and_default_say_why_a_document_was_not_processed_once(tmp_path) -> None:
+    kindless = tmp_path / "kindless.yaml"
+    kindless.write_text("a: 1\n")
+    for op in ("prune", "default"):
+        res = run(op, "--no-color", "-c", CRD, str(kindless))
+        assert res.exit_code == 1
+        assert f"{kindless}#0: error: unable to decode \"{kindless}\": Object 'Kind' is missing in '{{\"a\":1}}'\n" \
+            in res.output, res.output
+
+
 def test_a_real_process() -> None:
     proc = subprocess.run([sys.executable, "-m", "crdtool", "validate", "--format", "kubectl", "-c", CRD, INVALID],
                           capture_output=True, text=True, check=False)

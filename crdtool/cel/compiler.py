@@ -58,6 +58,9 @@ class CompiledRule:
     #: The evaluation program before the rewrite for set and map lists (list_semantics), serialized (as
     #: the persistent cache keeps it): deserializing and rewriting are some ten times faster than compiling.
     program_bytes: bytes | None = None
+    #: Whether that rewrite changes the program (None: not known yet). Most rules' programs it leaves as
+    #: they are: known, a warm run deserializes them without looking again.
+    list_rewrite: bool | None = None
     #: A rule (a messageExpression) nested deeper than the CEL runtime parses: how its pieces evaluate.
     deep_rule: deep.EvalPlan | None = None
     deep_message: deep.EvalPlan | None = None
@@ -72,9 +75,11 @@ class CompiledRule:
             if self.deep_rule is not None:
                 self._program = _deep_program(self.deep_rule, self.optional_old_self, self.self_type)
             elif self.program_bytes is not None:
-                self._program = _program_from(self.program_bytes, self.optional_old_self, self.self_type)
+                self._program = (environment.eval_env().deserialize(self.program_bytes) if self.list_rewrite is False
+                                 else _program_from(self.program_bytes, self.optional_old_self, self.self_type))
             else:
-                self._program = _eval_program(self.expression, self.optional_old_self, self.self_type)
+                self._program, self.list_rewrite = _eval_program(self.expression, self.optional_old_self,
+                                                                 self.self_type)
         return self._program
 
     def unbounded(self, program: cel.Expression) -> cel.Expression:
@@ -96,7 +101,7 @@ class CompiledRule:
                 and self.compilation.message_expression_error is None:
             self._message_program = (_deep_program(self.deep_message, False, self.self_type)
                                      if self.deep_message is not None
-                                     else _eval_program(self.message_expression, False, self.self_type))
+                                     else _eval_program(self.message_expression, False, self.self_type)[0])
         return self._message_program
 
 
@@ -192,12 +197,11 @@ def _storable(rule: CompiledRule) -> CompiledRule:
     if serialized is None and rule.program is not None and rule.deep_rule is None:
         # A program rewritten for set and map lists (list_semantics) does not evaluate the same once
         # serialized and read back: the program before the rewrite is kept, and rewritten when read.
-        plain = (_plain_program(rule.expression, rule.optional_old_self)
-                 if list_semantics.needs_rewrite(rule.self_type) else rule.program)
+        plain = _plain_program(rule.expression, rule.optional_old_self) if rule.list_rewrite else rule.program
         serialized = plain.serialize()
     return CompiledRule(rule.rule, rule.compilation, rule.expression, rule.message_expression, rule.compiled,
                         rule.unsupported, rule.optional_old_self, rule.field_path, rule.ast, None, serialized,
-                        rule.deep_rule, rule.deep_message)
+                        rule.list_rewrite, rule.deep_rule, rule.deep_message)
 
 
 def _stored_rules(store: Cache, key: bytes, decl_type: DeclType) -> list[CompiledRule] | None:
@@ -509,7 +513,7 @@ def _deep_program(plan: deep.EvalPlan, optional_old_self: bool, self_type: DeclT
 
     def compile_piece(text: str, number: int) -> cel.Expression:
         more = tuple(sorted(set(plan.free[number]) - {"self", "oldSelf"}))
-        return _eval_program(text, optional_old_self and number == 0, self_type, more)
+        return _eval_program(text, optional_old_self and number == 0, self_type, more)[0]
 
     return deep.program(plan, compile_piece)
 
@@ -522,14 +526,16 @@ def _plain_program(source: str, optional_old_self: bool, variables: tuple[str, .
 
 
 def _eval_program(source: str, optional_old_self: bool, self_type: DeclType | None,
-                  variables: tuple[str, ...] = ()) -> cel.Expression:
+                  variables: tuple[str, ...] = ()) -> tuple[cel.Expression, bool]:
     """The program evaluating `source` over plain values, with the apiserver's set and map list
-    semantics where `self` holds such lists."""
+    semantics where `self` holds such lists, and whether that rewrite changed it."""
     program = _plain_program(source, optional_old_self, variables)
     if not list_semantics.needs_rewrite(self_type):
-        return program
+        return program, False
     rewritten = _list_semantics(program.serialize(), optional_old_self, self_type)
-    return program if rewritten is None else environment.eval_env(variables).deserialize(rewritten)
+    if rewritten is None:
+        return program, False
+    return environment.eval_env(variables).deserialize(rewritten), True
 
 
 def _program_from(serialized: bytes, optional_old_self: bool, self_type: DeclType | None) -> cel.Expression:

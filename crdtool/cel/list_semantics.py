@@ -92,7 +92,7 @@ class _Rewriter:
     def __init__(self, checked: Any) -> None:
         self.checked = checked
         self.changed = False
-        self.next_id = _max_id(checked.expr) + 1
+        self.next_id: int | None = None  # found at the first rewrite: most expressions have none
 
     def visit(self, expr: Any, scope: dict[str, _Typ]) -> _Typ:
         """The static type of `expr` (None: not a schema value), rewriting its operators on the way."""
@@ -167,6 +167,8 @@ class _Rewriter:
         call = expr.call_expr
         call.function = function
         number = call.args.add()
+        if self.next_id is None:
+            self.next_id = _max_id(self.checked.expr) + 1
         number.id = self.next_id
         self.next_id += 1
         number.const_expr.int64_value = _type_number(operand_type)

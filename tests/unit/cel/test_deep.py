@@ -81,7 +81,7 @@ def test_pieces_check_cost_and_evaluate_as_one_piece(rule: str, small_pieces) ->
     assert pieces.return_type().name() == whole.return_type().name()
     assert cost.estimate_with_largest(pieces.ast, _TYPE) == \
         cost.estimate_with_largest(compiler._decoded(whole), _TYPE)
-    one = compiler._eval_program(text, False, _TYPE)
+    one, _ = compiler._eval_program(text, False, _TYPE)
     split = compiler._deep_program(pieces.plan, False, _TYPE)
     for obj in _OBJECTS:
         data = {"self": to_cel(obj, _TYPE), "oldSelf": to_cel(obj, _TYPE)}
@@ -118,7 +118,7 @@ def test_optional_old_self_rules_split_where_no_piece_reads_old_self(small_piece
     pieces, error, _ = compiler._check_deep(rule, _TYPES, True)
     assert error is None and isinstance(pieces, deep.DeepChecked)
     assert cost.estimate(pieces.ast, _TYPE) == cost.estimate(compiler._decoded(whole), _TYPE)
-    one, split = compiler._eval_program(text, True, _TYPE), compiler._deep_program(pieces.plan, True, _TYPE)
+    (one, _), split = compiler._eval_program(text, True, _TYPE), compiler._deep_program(pieces.plan, True, _TYPE)
     for present in (True, False):
         data = {"self": to_cel({"name": "x"}, _TYPE), "__oldSelfPresent": present,
                 "__oldSelfValue": to_cel({"name": "y"}, _TYPE)}

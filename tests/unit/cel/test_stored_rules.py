@@ -82,3 +82,29 @@ def test_a_rule_over_a_set_list_is_read_back_rewritten_not_compiled_again(tmp_pa
     forget()
     monkeypatch.setattr(compiler, "_eval_program", lambda *a: (_ for _ in ()).throw(AssertionError("compiled")))
     assert [answer(Cache(tmp_path, "a" * 16), v) for v in values] == fresh  # warm
+
+
+def test_a_rule_the_set_list_rewrite_leaves_as_it_is_is_read_back_without_looking_again(tmp_path: FsPath,
+                                                                                         monkeypatch) -> None:
+    """Most rules over a type with set or map lists use neither `==` nor `+` on them: the stored program
+    is final, and a warm run does not walk it again."""
+    import crdtool.cel.list_semantics as list_semantics
+
+    def set_schema():
+        return new_structural({"type": "object", "properties": {"v": {
+            "type": "array", "maxItems": 10, "x-kubernetes-list-type": "set",
+            "items": {"type": "string", "maxLength": 8},
+            "x-kubernetes-validations": [{"rule": "size(self) < 3"}]}}})
+
+    def answer(store: Cache | None, value: list[str]) -> list[str]:
+        errs, _ = validate(set_schema(), False, {"v": value}, None, Path.root("spec"), ratcheting=False, store=store)
+        return [str(e) for e in errs]
+
+    values = [["a", "x"], ["a", "b", "c"]]
+    forget()
+    fresh = [answer(Cache(tmp_path, "a" * 16), v) for v in values]  # cold: compiled, then stored
+    assert fresh[0] == [] and fresh[1]
+    forget()
+    monkeypatch.setattr(list_semantics, "rewrite", lambda *a: (_ for _ in ()).throw(AssertionError("walked")))
+    monkeypatch.setattr(compiler, "_eval_program", lambda *a: (_ for _ in ()).throw(AssertionError("compiled")))
+    assert [answer(Cache(tmp_path, "a" * 16), v) for v in values] == fresh  # warm

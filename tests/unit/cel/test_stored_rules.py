@@ -60,28 +60,27 @@ def test_without_a_store_nothing_is_written(tmp_path: FsPath) -> None:
     assert not any(tmp_path.iterdir())
 
 
+def set_list_errors(rule: str, store: Cache | None, value: list[str]) -> list[str]:
+    """The errors of `rule` on a set list holding `value`."""
+    schema = new_structural({"type": "object", "properties": {"v": {
+        "type": "array", "maxItems": 10, "x-kubernetes-list-type": "set", "items": {"type": "string", "maxLength": 8},
+        "x-kubernetes-validations": [{"rule": rule}]}}})
+    errs, _ = validate(schema, False, {"v": value}, None, Path.root("spec"), ratcheting=False, store=store)
+    return [str(e) for e in errs]
+
+
 def test_a_rule_over_a_set_list_is_read_back_rewritten_not_compiled_again(tmp_path: FsPath, monkeypatch) -> None:
     """A set list's `+` is a union: the stored program is the one before that rewrite, and reading it
     back rewrites it again, as compiling it does."""
-    def set_schema():
-        return new_structural({"type": "object", "properties": {"v": {
-            "type": "array", "maxItems": 10, "x-kubernetes-list-type": "set",
-            "items": {"type": "string", "maxLength": 8},
-            "x-kubernetes-validations": [{"rule": "size(self + ['a']) == size(self)"}]}}})
-
-    def answer(store: Cache | None, value: list[str]) -> list[str]:
-        errs, _ = validate(set_schema(), False, {"v": value}, None, Path.root("spec"), ratcheting=False, store=store)
-        return [str(e) for e in errs]
-
-    values = [["a", "x"], ["x"]]
+    rule, values = "size(self + ['a']) == size(self)", [["a", "x"], ["x"]]
     forget()
-    fresh = [answer(None, v) for v in values]
+    fresh = [set_list_errors(rule, None, v) for v in values]
     assert fresh[0] == [] and fresh[1]  # a union: [a, x] + [a] is [a, x]; [x] + [a] is [x, a]
     forget()
-    assert [answer(Cache(tmp_path, "a" * 16), v) for v in values] == fresh  # cold: compiled, then stored
+    assert [set_list_errors(rule, Cache(tmp_path, "a" * 16), v) for v in values] == fresh  # cold: compiled, stored
     forget()
     monkeypatch.setattr(compiler, "_eval_program", lambda *a: (_ for _ in ()).throw(AssertionError("compiled")))
-    assert [answer(Cache(tmp_path, "a" * 16), v) for v in values] == fresh  # warm
+    assert [set_list_errors(rule, Cache(tmp_path, "a" * 16), v) for v in values] == fresh  # warm
 
 
 def test_a_rule_the_set_list_rewrite_leaves_as_it_is_is_read_back_without_looking_again(tmp_path: FsPath,
@@ -90,21 +89,11 @@ def test_a_rule_the_set_list_rewrite_leaves_as_it_is_is_read_back_without_lookin
     is final, and a warm run does not walk it again."""
     import crdtool.cel.list_semantics as list_semantics
 
-    def set_schema():
-        return new_structural({"type": "object", "properties": {"v": {
-            "type": "array", "maxItems": 10, "x-kubernetes-list-type": "set",
-            "items": {"type": "string", "maxLength": 8},
-            "x-kubernetes-validations": [{"rule": "size(self) < 3"}]}}})
-
-    def answer(store: Cache | None, value: list[str]) -> list[str]:
-        errs, _ = validate(set_schema(), False, {"v": value}, None, Path.root("spec"), ratcheting=False, store=store)
-        return [str(e) for e in errs]
-
-    values = [["a", "x"], ["a", "b", "c"]]
+    rule, values = "size(self) < 3", [["a", "x"], ["a", "b", "c"]]
     forget()
-    fresh = [answer(Cache(tmp_path, "a" * 16), v) for v in values]  # cold: compiled, then stored
+    fresh = [set_list_errors(rule, Cache(tmp_path, "a" * 16), v) for v in values]  # cold: compiled, then stored
     assert fresh[0] == [] and fresh[1]
     forget()
     monkeypatch.setattr(list_semantics, "rewrite", lambda *a: (_ for _ in ()).throw(AssertionError("walked")))
     monkeypatch.setattr(compiler, "_eval_program", lambda *a: (_ for _ in ()).throw(AssertionError("compiled")))
-    assert [answer(Cache(tmp_path, "a" * 16), v) for v in values] == fresh  # warm
+    assert [set_list_errors(rule, Cache(tmp_path, "a" * 16), v) for v in values] == fresh  # warm

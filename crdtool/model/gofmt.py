@@ -160,19 +160,35 @@ def go_json_float(f: float) -> str:
 
 
 def go_json_data(value: Any) -> Any:
-    """JSON data whose floats read back as encoding/json writes them.
+    """JSON data whose floats read back as encoding/json writes them: `value` itself when it holds
+    none that Python writes otherwise (most objects; found by a walk that copies nothing), else a copy.
 
     Go writes an integral float64 below 1e21 without a fraction or exponent
     (9223372036854775807 read as a float is written 9223372036854776000), so such a
     float becomes the int of those digits; Python's json would write 9.223372036854776e+18.
     """
-    if isinstance(value, dict):
-        return {k: go_json_data(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [go_json_data(v) for v in value]
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
-        return int(go_json_float(value))
+    stack = [value]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+        elif _go_writes_as_int(x):
+            return _with_go_ints(value)
     return value
+
+
+def _go_writes_as_int(x: Any) -> bool:
+    return isinstance(x, float) and x.is_integer() and abs(x) < 1e21
+
+
+def _with_go_ints(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _with_go_ints(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_with_go_ints(v) for v in value]
+    return int(go_json_float(value)) if _go_writes_as_int(value) else value
 
 
 def go_value(v: Any) -> str:

@@ -12,6 +12,7 @@ from crdtool.model.gofmt import (
     go_is_print,
     go_is_space,
     go_json,
+    go_json_data,
     go_json_float,
     go_trim_space,
     go_value,
@@ -145,3 +146,14 @@ def test_json_marshal_refuses_the_first_non_finite_float_in_its_writing_order() 
     assert json_unsupported_value({"z": NAN, "a": [1, {"b": -INF}]}) == (("a", 1, "b"), "-Inf")
     assert json_unsupported_value([INF]) == ((0,), "+Inf")
     assert json_unsupported_value(NAN) == ((), "NaN")
+
+
+def test_json_data_writes_integral_floats_as_go_does_copying_only_then() -> None:
+    plain = {"a": [1, "x", 2.5, {"b": None, "c": True}], "d": 1e21}
+    assert go_json_data(plain) is plain  # nothing Python writes otherwise: the value itself
+    floats = {"a": [1.0, {"b": 9223372036854775807.0}], "c": 2.5, "d": -0.0}
+    converted = go_json_data(floats)
+    assert converted == {"a": [1, {"b": 9223372036854776000}], "c": 2.5, "d": 0}
+    assert all(type(v) is int for v in (converted["a"][0], converted["a"][1]["b"], converted["d"]))
+    assert floats == {"a": [1.0, {"b": 9223372036854775807.0}], "c": 2.5, "d": -0.0}  # the input is left as it was
+    assert type(floats["a"][0]) is float

@@ -76,19 +76,36 @@ def cache_directory() -> Path:
 
 @cache
 def build_identity() -> str:
-    """A short hash naming this build: crdtool's version, the size and modification time of every file
-    of the installed package (so that a changed checkout never reads its predecessor's entries), the
-    Python version and the CEL library's installed files (a pickle and compiled rules depend on them).
-    Only file metadata is read: this runs on every start."""
+    """A short hash naming this build: crdtool's version, its installed files (so that a changed
+    checkout never reads its predecessor's entries), the Python version and the CEL library's installed
+    files (a pickle and compiled rules depend on them). This runs on every start: no file is hashed."""
     from crdtool import KUBE_VERSION, __version__
 
     digest = hashlib.sha256(f"{__version__}\0{KUBE_VERSION}\0{sys.version}".encode())
-    _digest_files(digest, str(Path(__file__).resolve().parent), (".py", ".json", ".gz"))
+    _digest_package(digest, str(Path(__file__).resolve().parent), "crdtool", (".py", ".json", ".gz"))
     cel = importlib.util.find_spec("cel_expr_python")
     if cel is not None and cel.submodule_search_locations:
         for location in cel.submodule_search_locations:
-            _digest_files(digest, location, (".py", ".so", ".pyd"))
+            _digest_package(digest, location, "cel_expr_python", (".py", ".so", ".pyd"))
     return digest.hexdigest()[:16]
+
+
+def _digest_package(digest: Any, top: str, distribution: str, suffixes: tuple[str, ...]) -> None:
+    """Add what identifies the installed files of the package at `top` to `digest`: the RECORD its
+    installer wrote beside it (pip, uv and their peers list every file with its hash there, and write it
+    again at every install), or, for a package without one (a checkout installed as editable), the
+    relative path, size and modification time of each file under `top` with one of `suffixes`."""
+    records: list[str] = []
+    with contextlib.suppress(OSError), os.scandir(os.path.dirname(top)) as listing:
+        records = sorted(entry.path for entry in listing
+                         if entry.name.startswith(f"{distribution}-") and entry.name.endswith(".dist-info"))
+    found = False
+    for record in records:
+        with contextlib.suppress(OSError), open(os.path.join(record, "RECORD"), "rb") as f:
+            digest.update(f.read())
+            found = True
+    if not found:
+        _digest_files(digest, top, suffixes)
 
 
 def _digest_files(digest: Any, top: str, suffixes: tuple[str, ...]) -> None:

@@ -254,3 +254,33 @@ def test_the_size_cap_counts_every_builds_entries_and_removes_the_least_recently
     Cache(tmp_path, BUILD_B, max_bytes=size * 6).put("lint", b"new", big)  # 8 entries: down to under 4.5
     assert not any(Cache(tmp_path, BUILD_A).get("lint", b"%d" % i) for i in range(4))
     assert all(Cache(tmp_path, BUILD_B).get("lint", b"%d" % i) == big for i in range(4))
+
+
+def _fingerprint(top: Path) -> str:
+    import hashlib
+
+    from crdtool.cache import _digest_package
+
+    digest = hashlib.sha256()
+    _digest_package(digest, str(top), "pkg", (".py",))
+    return digest.hexdigest()
+
+
+def test_an_installed_package_is_known_by_its_record_a_checkout_by_its_files(tmp_path: Path) -> None:
+    """An installer's RECORD lists every file with its hash and is written again at each install: it
+    names the installed files without a look at each. A checkout (an editable install) has none."""
+    top = tmp_path / "pkg"
+    top.mkdir()
+    module = top / "m.py"
+    module.write_text("A = 1\n")
+    checkout = _fingerprint(top)
+    module.write_text("A = 22\n")
+    assert _fingerprint(top) != checkout  # a changed file of a checkout
+    info = tmp_path / "pkg-1.0.dist-info"
+    info.mkdir()
+    (info / "RECORD").write_text("pkg/m.py,sha256=one,7\n")
+    installed = _fingerprint(top)
+    os.utime(module, (0, 0))
+    assert _fingerprint(top) == installed  # the files as the installer left them: only its RECORD is read
+    (info / "RECORD").write_text("pkg/m.py,sha256=two,7\n")
+    assert _fingerprint(top) != installed  # installed again, other files

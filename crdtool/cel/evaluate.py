@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from crdtool.cel import environment
 from crdtool.cel.compiler import CompiledRule, compile_node
-from crdtool.cel.errors import go_runtime_error, not_evaluable
 from crdtool.cel.sized import PER_CALL_LIMIT, RUNTIME_BUDGET, sized_cost
 from crdtool.cel.unbounded import metered
 from crdtool.cel.values import to_cel
@@ -180,6 +179,8 @@ class _Walker:
             except RuntimeError as err:  # the runtime's own iteration budget: a runaway rule
                 if self.noted_not_evaluable(compiled, path, str(err)):
                     continue
+                from crdtool.cel.errors import go_runtime_error  # cel-go's texts: only for rules that fail
+
                 self.errs.append(FieldError.invalid(node_path, s.type, (
                     f"'operation cancelled: actual cost limit exceeded': no further validation rules will be run "
                     f"due to call cost exceeds limit for rule: {_rule_error_string(compiled.rule)}")
@@ -207,6 +208,8 @@ class _Walker:
     def noted_not_evaluable(self, compiled: CompiledRule, path: Path | None, error: str) -> bool:
         """Whether the engine's error is a function its runtime lacks (crdtool's limit, not the rule's
         answer): then the rule is noted as not checked, and the object is not refused for it."""
+        from crdtool.cel.errors import not_evaluable
+
         why = not_evaluable(error)
         if why is None:
             return False
@@ -215,6 +218,8 @@ class _Walker:
         return True
 
     def runtime_error(self, compiled: CompiledRule, s: Structural, path: Path | str, text: str) -> None:
+        from crdtool.cel.errors import go_runtime_error
+
         err = go_runtime_error(text)
         rule_text = _rule_error_string(compiled.rule)
         if err.startswith("no such overload"):
@@ -257,6 +262,8 @@ class _Walker:
         why crdtool could not evaluate it (cel.errors.not_evaluable), if that is why it failed. Past the
         engine's cap of 10,000 iterations it runs again loop by loop, as rules do (the apiserver has no
         such cap)."""
+        from crdtool.cel.errors import not_evaluable
+
         program = compiled.message_program
         assert program is not None, "called for rules with a messageExpression"
         try:

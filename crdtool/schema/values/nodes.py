@@ -11,12 +11,12 @@ With an `old` value (an update), children whose old value correlates are validat
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import re2
 
 from crdtool.model.gofmt import go_quote, go_value
-from crdtool.schema.values.formats import format_checker
 from crdtool.schema.values.gosemantics import (
     INT64_MAX,
     INT64_MIN,
@@ -120,7 +120,11 @@ class Node:
             self.types = (s["type"],) if s.get("type") else ()
         self.nullable = bool(s.get("nullable"))
         self.fmt: str = s.get("format") or ""
-        self.fmt_check = format_checker(self.fmt) if self.fmt else None
+        self.fmt_check: Callable[[str], bool] | None = None
+        if self.fmt:
+            from crdtool.schema.values.formats import format_checker  # with its parsers: only where a format is
+
+            self.fmt_check = format_checker(self.fmt)
         self.check_type = bool(self.types or self.fmt)
         self.types_text = ",".join(self.types)
         self.has_integer = "integer" in self.types

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 _SIMPLE_ESCAPES = {"\a": r"\a", "\b": r"\b", "\f": r"\f", "\n": r"\n", "\r": r"\r", "\t": r"\t", "\v": r"\v",
@@ -167,6 +168,12 @@ def go_json_data(value: Any) -> Any:
     (9223372036854775807 read as a float is written 9223372036854776000), so such a
     float becomes the int of those digits; Python's json would write 9.223372036854776e+18.
     """
+    return _with_go_ints(value) if _holds_float(value, _go_writes_as_int) else value
+
+
+def _holds_float(value: Any, which: Callable[[float], bool]) -> bool:
+    """Whether decoded JSON holds a float for which `which` is true: a walk without recursion, sorting
+    or copying, for the questions asked of every object whose answer is almost always no."""
     stack = [value]
     while stack:
         x = stack.pop()
@@ -174,9 +181,9 @@ def go_json_data(value: Any) -> Any:
             stack.extend(x.values())
         elif isinstance(x, list):
             stack.extend(x)
-        elif _go_writes_as_int(x):
-            return _with_go_ints(value)
-    return value
+        elif isinstance(x, float) and which(x):
+            return True
+    return False
 
 
 def _go_writes_as_int(x: Any) -> bool:
@@ -290,16 +297,7 @@ def json_unsupported_value(v: Any) -> tuple[tuple[str | int, ...], str] | None:
     the path of the first one in the order Go writes the value (map keys sorted) and its text (`NaN`,
     `+Inf`, `-Inf`); None for a value Go marshals. sigs.k8s.io/yaml marshals every YAML document so,
     and fails on `.nan` and `.inf` before anything reads it."""
-    stack = [v]  # first, whether there is one at all: a walk without recursion or sorting
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-        elif isinstance(x, float) and not math.isfinite(x):
-            return _first_non_finite(v, ())
-    return None
+    return _first_non_finite(v, ()) if _holds_float(v, lambda x: not math.isfinite(x)) else None
 
 
 def _first_non_finite(v: Any, path: tuple[str | int, ...]) -> tuple[tuple[str | int, ...], str] | None:

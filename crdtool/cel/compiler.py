@@ -75,8 +75,8 @@ class CompiledRule:
             if self.deep_rule is not None:
                 self._program = _deep_program(self.deep_rule, self.optional_old_self, self.self_type)
             elif self.program_bytes is not None:
-                self._program = (environment.eval_env().deserialize(self.program_bytes) if self.list_rewrite is False
-                                 else _program_from(self.program_bytes, self.optional_old_self, self.self_type))
+                self._program = _program_from(self.program_bytes, self.optional_old_self, self.self_type,
+                                              self.list_rewrite)
             else:
                 self._program, self.list_rewrite = _eval_program(self.expression, self.optional_old_self,
                                                                  self.self_type)
@@ -538,9 +538,11 @@ def _eval_program(source: str, optional_old_self: bool, self_type: DeclType | No
     return environment.eval_env(variables).deserialize(rewritten), True
 
 
-def _program_from(serialized: bytes, optional_old_self: bool, self_type: DeclType | None) -> cel.Expression:
-    """`_eval_program`'s program from the plain program serialized (`_plain_program`, as stored)."""
-    rewritten = _list_semantics(serialized, optional_old_self, self_type)
+def _program_from(serialized: bytes, optional_old_self: bool, self_type: DeclType | None,
+                  list_rewrite: bool | None) -> cel.Expression:
+    """`_eval_program`'s program from the plain program serialized (`_plain_program`, as stored), rewritten
+    for set and map lists unless that is known to change nothing (`list_rewrite` False)."""
+    rewritten = None if list_rewrite is False else _list_semantics(serialized, optional_old_self, self_type)
     return environment.eval_env().deserialize(serialized if rewritten is None else rewritten)
 
 

@@ -11,11 +11,14 @@ from functools import cached_property
 from typing import Any
 
 from crdtool.cache import Cache, disabled
-from crdtool.engine.crdcache import checked_crd
+from crdtool.engine.crdcache import checked_crd, document_key
 from crdtool.engine.lint import is_crd
 from crdtool.engine.results import Result
 from crdtool.load.document import Document
 from crdtool.model.groupversion import from_api_version_and_kind
+
+#: The cache's namespace of decodes_as_written's answers, by schema_key.
+_AS_WRITTEN = "schema-as-written"
 
 
 @dataclass(eq=False)
@@ -36,6 +39,8 @@ class ServedVersion:
     printer_columns: list[dict] | None = None
     #: The persistent cache its compiled rules are read from and written to (None: none).
     store: Cache | None = None
+    #: Its schema's key in `store` (None: not cached): the CRD document as read, and the version's place.
+    schema_key: bytes | None = None
 
     @cached_property
     def schema(self) -> dict | None:
@@ -43,13 +48,28 @@ class ServedVersion:
         list element or map value is its zero value, `required: [null]` an empty name; null fields,
         `items: "x"` and unknown keys are gone)."""
         from crdtool.model.gounmarshal import unmarshal
-        from crdtool.schema.crd.decode import SCHEMA, decodes_as_written
+        from crdtool.schema.crd.decode import SCHEMA
 
-        if self.raw_schema is None or decodes_as_written(self.raw_schema):
+        if self.raw_schema is None or self._decodes_as_written(self.raw_schema):
             return self.raw_schema
 
         decoded = unmarshal(self.raw_schema, SCHEMA)
         return decoded.value if decoded.error is None else self.raw_schema
+
+    def _decodes_as_written(self, raw_schema: dict) -> bool:
+        """decodes_as_written, from the persistent cache when it holds the answer: asking walks the whole
+        schema, which for the large schemas of some projects costs more than reading the answer."""
+        from crdtool.schema.crd.decode import decodes_as_written
+
+        store, key = self.store, self.schema_key
+        if store is None or not store.enabled or key is None:
+            return decodes_as_written(raw_schema)
+        known = store.get(_AS_WRITTEN, key)
+        if isinstance(known, bool):
+            return known
+        answer = decodes_as_written(raw_schema)
+        store.put(_AS_WRITTEN, key, answer)
+        return answer
 
     @cached_property
     def structural(self) -> Any:
@@ -122,13 +142,14 @@ class Registry:
             # broken rules reporting `rule compile error` on every object, as the apiserver's validator does.
             self.rejected[(group, kind)] = result
             return result
-        for v in _v1_versions(doc.data):
+        for place, v in enumerate(_v1_versions(doc.data)):
             served = ServedVersion(
                 crd_name=result.name or "", group=group, version=v.get("name", ""), kind=kind,
                 plural=crd.plural, singular=crd.singular, namespaced=crd.namespaced, served=bool(v.get("served")),
                 raw_schema=((v.get("schema") or {}).get("openAPIV3Schema")),
                 subresources=v.get("subresources") or {},
-                printer_columns=v.get("additionalPrinterColumns") or None, store=store)
+                printer_columns=v.get("additionalPrinterColumns") or None, store=store,
+                schema_key=document_key(doc, _AS_WRITTEN, place))
             key = (group, served.version, kind)
             known = self.versions.get(key)
             if known is None or served.served or not known.served:  # of two CRDs of one name, a serving one wins

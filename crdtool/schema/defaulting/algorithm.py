@@ -35,26 +35,59 @@ def apply_defaults(obj: Any, schema: Structural | None) -> list[str]:
     """
     defaulted: list[str] = []
     if schema is not None and isinstance(obj, (dict, list)):
-        _default(obj, _serving_schema(schema), "", defaulted)
+        served, plan = _serving_schema(schema)
+        if id(served) in plan:
+            _default(obj, served, "", defaulted, plan)
     return defaulted
 
 
-#: Schema -> (the schema, its pruned-defaults form); the schema is kept so that its id stays its own.
-_SERVING: dict[int, tuple[Structural, Structural]] = {}
+#: The nodes of a schema under which a default can be set (by id), each with its properties that have
+#: a default. A large schema has defaults in few places: the walk of an object skips the rest, and
+#: looks at those properties only, not at every property of every node it passes.
+Plan = dict[int, tuple[tuple[str, Structural], ...]]
+
+#: Schema -> (the schema, its pruned-defaults form, that form's plan); the schema is kept so that its id
+#: stays its own.
+_SERVING: dict[int, tuple[Structural, Structural, Plan]] = {}
 _SERVING_MAX = 512
 
 
-def _serving_schema(schema: Structural) -> Structural:
+def _serving_schema(schema: Structural) -> tuple[Structural, Plan]:
     entry = _SERVING.get(id(schema))
     if entry is not None and entry[0] is schema:
-        return entry[1]
+        return entry[1], entry[2]
     if len(_SERVING) >= _SERVING_MAX:
         _SERVING.clear()
     served = prune_defaults(schema)
-    _SERVING[id(schema)] = (schema, served)
+    plan = _plan(served)
+    _SERVING[id(schema)] = (schema, served, plan)
     if served is not schema:
-        _SERVING[id(served)] = (served, served)
-    return served
+        _SERVING[id(served)] = (served, served, plan)
+    return served, plan
+
+
+def _plan(schema: Structural) -> Plan:
+    """The Plan of a (served) schema."""
+    plan: Plan = {}
+
+    def holds_default(s: Structural) -> bool:
+        """Whether a default can be set under `s` (noting `s` in the plan if so)."""
+        below = False
+        for sub in (s.items, s.additional_properties_schema):
+            if sub is not None and (holds_default(sub) or sub.default is not None):
+                below = True
+        own = []
+        for name, prop in s.properties.items():
+            if holds_default(prop) or prop.default is not None:
+                below = True
+            if prop.default is not None:
+                own.append((name, prop))
+        if below:
+            plan[id(s)] = tuple(own)
+        return below
+
+    holds_default(schema)
+    return plan
 
 
 def prune_defaults(schema: Structural) -> Structural:
@@ -117,28 +150,27 @@ def _child(prefix: str, key: str) -> str:
     return f"{prefix}.{key}" if prefix else key
 
 
-def _default(x: dict | list, s: Structural, prefix: str, out: list[str]) -> None:
-    """Default x (a dict or a list) with s; `prefix` is the path of x."""
+def _default(x: dict | list, s: Structural, prefix: str, out: list[str], plan: Plan) -> None:
+    """Default x (a dict or a list) with s, a node of `plan` (a default can be set under it); `prefix` is
+    the path of x."""
     if isinstance(x, list):
         items = s.items
         if items is None:
             return
         fill = items.default is not None and not items.nullable
+        descend = id(items) in plan
         for i, v in enumerate(x):
             if v is None and fill:
                 x[i] = v = json_copy(items.default)
                 out.append(f"{prefix}[{i}]")
-            if isinstance(v, (dict, list)):
-                _default(v, items, f"{prefix}[{i}]", out)
+            if descend and isinstance(v, (dict, list)):
+                _default(v, items, f"{prefix}[{i}]", out, plan)
         return
     props = s.properties
     set_here: set[str] | None = None
-    for name, prop in props.items():
-        default = prop.default
-        if default is None:
-            continue
+    for name, prop in plan[id(s)]:
         if name not in x or (x[name] is None and not prop.nullable):
-            x[name] = json_copy(default)
+            x[name] = json_copy(prop.default)
             if set_here is None:
                 set_here = set()
             set_here.add(name)
@@ -154,5 +186,5 @@ def _default(x: dict | list, s: Structural, prefix: str, out: list[str]) -> None
                 out.append(_child(prefix, k))
         elif set_here is not None and k in set_here:
             out.append(_child(prefix, k))
-        if isinstance(v, (dict, list)):
-            _default(v, sub, _child(prefix, k), out)
+        if isinstance(v, (dict, list)) and id(sub) in plan:
+            _default(v, sub, _child(prefix, k), out, plan)

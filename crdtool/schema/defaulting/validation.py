@@ -11,7 +11,6 @@ would be defaulted into, as the apiserver does.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from crdtool.model.errors import FieldError, aggregate_text, dedupe
@@ -19,7 +18,7 @@ from crdtool.model.jsonvalue import json_copy
 from crdtool.model.path import Path, Trail, trail_path
 from crdtool.schema.objectmeta import coerce as objectmeta
 from crdtool.schema.pruning.algorithm import META_FIELDS, would_prune
-from crdtool.schema.structural.structural import Structural
+from crdtool.schema.structural.structural import Structural, as_resource_root
 
 #: Validates one value against a schema node; returns its field errors (paths under `path`).
 ValueValidator = Callable[[Path, Any, Structural], list[FieldError]]
@@ -30,8 +29,7 @@ DefaultRuleValidator = Callable[[Structural, bool, Any, Path], list[FieldError]]
 def validate_defaults(path: Path, s: Structural, require_pruned_defaults: bool, validate_value: ValueValidator,
                       validate_rules: DefaultRuleValidator | None = None) -> list[FieldError]:
     """ValidateDefaults for a CRD's root schema (which is always treated as a resource root)."""
-    if not s.x_embedded_resource:
-        s = replace(s, x_embedded_resource=True)
+    s = as_resource_root(s)
     errs: list[FieldError] = []
     _Walker(require_pruned_defaults, validate_value, validate_rules, errs).walk(path, s, s, (), False)
     return errs

@@ -17,7 +17,6 @@ embedded resource gets on create and update.
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
 from typing import Any
 
 from crdtool.model.errors import FieldError
@@ -28,7 +27,7 @@ from crdtool.model.metav1 import OBJECT_META
 from crdtool.model.path import Path, child_of, index_of, key_of
 from crdtool.schema.apimachinery.names import is_dns1035_label, validate_path_segment_name
 from crdtool.schema.apimachinery.objectmeta import validate_object_meta
-from crdtool.schema.structural.structural import Structural, new_structural
+from crdtool.schema.structural.structural import Structural, as_resource_root
 
 __all__ = [
     "MetaDecodeError", "coerce", "coerce_metadata", "decode_object_meta", "embedded_subtrees", "handling_error",
@@ -143,17 +142,10 @@ def coerce(path: Path | None, obj: Any, schema: Structural | None, is_resource_r
     storage decoder's) nothing is refused: a non-string apiVersion or kind is removed and the metadata
     keeps the fields that decode. `is_resource_root` treats `obj` itself as a resource. Changes `obj`."""
     if is_resource_root:
-        schema = _as_resource_root(schema)
+        schema = as_resource_root(schema)
     if schema is None:
         return None
     return _coerce(obj, schema, path, embedded_subtrees(schema), drop_invalid)
-
-
-def _as_resource_root(schema: Structural | None) -> Structural:
-    """The schema with x-kubernetes-embedded-resource set, as Coerce and Validate treat a resource root."""
-    if schema is None:
-        return new_structural({"x-kubernetes-embedded-resource": True})
-    return schema if schema.x_embedded_resource else replace(schema, x_embedded_resource=True)
 
 
 def _coerce(value: Any, schema: Structural | None, path: Path | None, embedded: frozenset[int],
@@ -196,7 +188,7 @@ def validate_embedded(obj: Any, schema: Structural | None, path: Path | None = N
     """objectmeta.Validate: the TypeMeta and ObjectMeta of embedded resources (and of `obj` itself
     when `is_resource_root`)."""
     if is_resource_root:
-        schema = _as_resource_root(schema)
+        schema = as_resource_root(schema)
     if schema is None:
         return []
     embedded = embedded_subtrees(schema)

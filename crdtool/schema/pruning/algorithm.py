@@ -26,11 +26,11 @@ to report them (an error there refuses the request, so the order changes no answ
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from crdtool.model.jsonvalue import deep_equal, json_copy
-from crdtool.schema.structural.structural import Structural
+from crdtool.schema.structural.structural import Structural, as_resource_root
 
 __all__ = ["META_FIELDS", "OBJECT_META_FIELDS", "PruneResult", "prune", "prune_non_nullable_nulls", "prune_object_meta",
            "prune_values", "would_prune"]
@@ -72,10 +72,7 @@ def prune(obj: dict, schema: Structural | None, *, is_resource_root: bool = True
         meta = obj.get("metadata")
         if isinstance(meta, dict):
             prune_object_meta(meta, "metadata", meta_paths)
-        if schema is None:
-            walk_schema = Structural(x_embedded_resource=True)
-        elif not schema.x_embedded_resource:
-            walk_schema = replace(schema, x_embedded_resource=True)
+        walk_schema = as_resource_root(schema)
     walker = _Pruner()
     walker.prune(obj, walk_schema)
     prune_non_nullable_nulls(obj, schema)
@@ -87,8 +84,8 @@ def prune_values(value: Any, schema: Structural | None, *, embedded: bool = Fals
     """Prune a value (a dict or a list) with its schema, unknown fields of embedded metadata included,
     without reporting anything: what PruneDefaults does to a default. `embedded` treats the schema
     as an embedded resource (the root's schema)."""
-    if embedded and schema is not None and not schema.x_embedded_resource:
-        schema = replace(schema, x_embedded_resource=True)
+    if embedded and schema is not None:
+        schema = as_resource_root(schema)
     if isinstance(value, (dict, list)):
         _Pruner().prune(value, schema)
 

@@ -23,7 +23,7 @@ checks a rule's fieldPath and a version's selectableFields; `has_rules` is hasXV
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from crdtool.model.path import Path
@@ -202,6 +202,28 @@ def new_structural(schema: dict | None) -> Structural | None:
     if props:
         node.properties = {name: new_structural(sub) for name, sub in props.items()}
     return node
+
+
+#: Schema -> (the schema, itself as a resource root); the schema is kept so that its id stays its own.
+_ROOTS: dict[int, tuple[Structural, Structural]] = {}
+_ROOTS_MAX = 512
+
+
+def as_resource_root(schema: Structural | None) -> Structural:
+    """The schema as the apiserver takes a resource's root: an embedded resource (its apiVersion, kind and
+    metadata its own). Made once per schema: the decoding of every object asks for it."""
+    if schema is None:
+        return Structural(x_embedded_resource=True)
+    if schema.x_embedded_resource:
+        return schema
+    entry = _ROOTS.get(id(schema))
+    if entry is not None and entry[0] is schema:
+        return entry[1]
+    if len(_ROOTS) >= _ROOTS_MAX:
+        _ROOTS.clear()
+    root = replace(schema, x_embedded_resource=True)
+    _ROOTS[id(schema)] = (schema, root)
+    return root
 
 
 def has_rules(schema: Structural | None) -> bool:

@@ -73,6 +73,20 @@ def test_list_items_and_map_values():
                           "m": {"k1": {"x": "y"}, "k2": {"x": "z"}}, "s": ["i", "t"], "v": {"k": "v"}}}
 
 
+def test_defaults_deep_under_nodes_without_any_are_found_and_the_rest_is_left_alone():
+    deep = obj(x=obj(y={"type": "array", "items": obj(z={"type": "string", "default": "zed"})}))
+    schema = new_structural(obj(spec=obj(a=deep, b=obj(c=obj(d={"type": "string"})),
+                                         m={"type": "object", "additionalProperties": obj(e={"type": "integer"})})))
+    o = {"spec": {"b": {"c": {"d": None}}, "m": {"k": {"f": 1}}, "a": {"x": {"y": [{}, {"z": "given"}, None]}}}}
+    assert apply_defaults(o, schema) == ["spec.a.x.y[0].z"]
+    assert o == {"spec": {"b": {"c": {"d": None}}, "m": {"k": {"f": 1}},
+                          "a": {"x": {"y": [{"z": "zed"}, {"z": "given"}, None]}}}}
+    without = new_structural(obj(spec=obj(b=obj(c=obj(d={"type": "string"})))))
+    untouched = {"spec": {"b": {"c": {"d": None}}, "other": [None]}}
+    assert apply_defaults(untouched, without) == []
+    assert untouched == {"spec": {"b": {"c": {"d": None}}, "other": [None]}}
+
+
 def test_empty_string_and_preserved_unknown_fields_stay():
     # default-not-applied-to-empty-string, defaults-under-preserve-unknown
     schema = new_structural(obj(spec={"type": "object", "x-kubernetes-preserve-unknown-fields": True,

@@ -7,7 +7,13 @@ import pytest
 
 from crdtool.model.goregexp import go_regexp_error
 from crdtool.model.path import Path
-from crdtool.schema.structural.structural import NotStructuralError, Structural, new_structural, valid_field_path
+from crdtool.schema.structural.structural import (
+    NotStructuralError,
+    Structural,
+    as_resource_root,
+    new_structural,
+    valid_field_path,
+)
 from crdtool.schema.structural.validation import is_structural, validate_structural
 
 ROOT = Path.root("spec", "validation", "openAPIV3Schema")
@@ -40,6 +46,16 @@ def test_tree_keeps_shape_and_go_nil_versus_empty():
     assert s.properties["free"].additional_properties is True
     assert s.properties["free"].properties == {}
     assert s.properties["free"].raw == {"type": "object", "additionalProperties": True, "properties": {}}
+
+
+def test_a_resource_root_is_the_schema_as_an_embedded_resource_made_once():
+    schema = new_structural(obj(spec=obj()))
+    root = as_resource_root(schema)
+    assert root.x_embedded_resource and not schema.x_embedded_resource
+    assert root.properties is schema.properties and root.raw is schema.raw
+    assert as_resource_root(schema) is root
+    assert as_resource_root(root) is root
+    assert as_resource_root(None).x_embedded_resource
 
 
 def test_junctors_become_nested_value_validations():

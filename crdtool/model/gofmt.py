@@ -174,15 +174,16 @@ def go_json_data(value: Any) -> Any:
 def _holds_float(value: Any, which: Callable[[float], bool]) -> bool:
     """Whether decoded JSON holds a float for which `which` is true: a walk without recursion, sorting
     or copying, for the questions asked of every object whose answer is almost always no."""
-    stack = [value]
+    if not isinstance(value, (dict, list)):
+        return isinstance(value, float) and which(value)
+    stack = [value]  # containers only: the leaves, mostly strings, are looked at once, where they are
     while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-        elif isinstance(x, float) and which(x):
-            return True
+        container = stack.pop()
+        for x in container.values() if isinstance(container, dict) else container:
+            if isinstance(x, (dict, list)):
+                stack.append(x)
+            elif isinstance(x, float) and which(x):
+                return True
     return False
 
 

@@ -7,6 +7,7 @@ caller cutting at some slash of its own choosing.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 __all__ = [
@@ -77,9 +78,15 @@ def try_parse_group_version(text: str) -> GroupVersion | None:
 def from_api_version_and_kind(api_version: object, kind: object) -> GroupVersionKind:
     """schema.FromAPIVersionAndKind (and Unstructured's GroupVersionKind()): an apiVersion that does
     not parse, or is not a string, leaves group and version empty. A non-string kind is read as ""."""
-    kind = kind if isinstance(kind, str) else ""
-    gv = try_parse_group_version(api_version) if isinstance(api_version, str) else None
-    return (gv or _EMPTY).with_kind(kind)
+    return _group_version_kind(api_version if isinstance(api_version, str) else "",
+                               kind if isinstance(kind, str) else "")
+
+
+@lru_cache(maxsize=1024)
+def _group_version_kind(api_version: str, kind: str) -> GroupVersionKind:
+    """from_api_version_and_kind of strings, remembered: every object's is asked for several times, and a
+    run's objects name a few kinds."""
+    return (try_parse_group_version(api_version) or _EMPTY).with_kind(kind)
 
 
 def group_of(api_version: object) -> str:

@@ -395,13 +395,16 @@ def scalar_value(node: ScalarNode) -> Any:
     return resolve_tagged(node.tag, node.value)
 
 
-def construct(root: Node, duplicates: list[DuplicateKey], line_offset: int = 0, merge_keys: bool = True) -> Any:
+def construct(root: Node, duplicates: list[DuplicateKey], line_offset: int = 0, merge_keys: bool = True,
+              aliases: bool = True) -> Any:
     """The JSON-like value of a node tree, built without recursion.
 
     Aliased nodes are expanded into fresh values (objects are later mutated by pruning
     and defaulting) under go-yaml's alias budget. Duplicate keys keep the last value,
     as go-yaml does, and are recorded for strict decoding. `merge_keys`: whether the tree
-    may hold a `<<` merge key (False when its text has no `<<`: no mapping is searched for one).
+    may hold a `<<` merge key (False when its text has no `<<`: no mapping is searched for one);
+    `aliases`: whether it may hold an alias (False when its text has no `*`: no node is counted
+    for the budget, since none is met twice).
     """
     budget = _AliasBudget()
     seen_ids: set[int] = set()
@@ -413,13 +416,14 @@ def construct(root: Node, duplicates: list[DuplicateKey], line_offset: int = 0, 
     stack: list[tuple[Node, Any, Any, int]] = [(root, result, 0, 0)]
     while stack:
         node, container, slot, depth = stack.pop()
-        budget.decoded += 1
-        node_id = id(node)
-        if node_id in seen_ids:
-            budget.aliased += 1
-            budget.check(node)
-        else:
-            seen_ids.add(node_id)
+        if aliases:
+            budget.decoded += 1
+            node_id = id(node)
+            if node_id in seen_ids:
+                budget.aliased += 1
+                budget.check(node)
+            else:
+                seen_ids.add(node_id)
         if depth > MAX_DEPTH:
             raise _too_deep(node.start_mark)
         if isinstance(node, ScalarNode):
@@ -558,13 +562,14 @@ def read_yaml_stream(text: str) -> list[tuple[Any, Node | None, list[DuplicateKe
     starts = document_start_lines(text) if any(n is not None for n in nodes[1:]) else [0]
     out: list[tuple[Any, Node | None, list[DuplicateKey]]] = []
     merge_keys = "<<" in text  # a merge key is the plain scalar `<<`, written as it is
+    aliases = "*" in text  # an alias is `*name`
     for node in nodes:
         duplicates: list[DuplicateKey] = []
         if node is None:
             out.append((None, None, duplicates))
             continue
         offset = starts[bisect_right(starts, node.start_mark.line) - 1]
-        value = construct(node, duplicates, offset, merge_keys)
+        value = construct(node, duplicates, offset, merge_keys, aliases)
         duplicates.sort()
         out.append((value, node, duplicates))
     return out

@@ -41,6 +41,10 @@ TYPE, REQUIRED, ENUM, TOO_LONG, TOO_MANY, INVALID, PLAIN = range(7)
 Loc = tuple | None
 
 _SCHEMA_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number"}
+#: The Python types of values each schema type takes outright (an integral float's `integer` is decided by
+#: _type_ok).
+_TAKES = {"object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,), "integer": (int,),
+          "number": (int, float)}
 _TYPE_FAIL = "%s in body must be of type %s: %s"
 
 
@@ -105,13 +109,12 @@ class Node:
     a small part of a large schema, and a CRD's defaults are validated against many overlapping subtrees.
     """
 
-    __slots__ = ("types", "nullable", "fmt", "fmt_check", "check_type", "types_text", "has_integer", "has_number",
-                 "range_type", "num", "checked_error", "multiple_of", "multiple_native", "minimum", "min_native",
-                 "exclusive_min", "maximum", "max_native", "exclusive_max", "max_length", "min_length", "pattern",
-                 "pattern_text", "pattern_error", "enum", "enum_texts", "items", "min_items", "max_items",
-                 "unique_items", "list_type", "map_keys", "is_array", "properties", "additional",
-                 "forbid_additional", "required", "min_properties", "max_properties", "all_of", "any_of", "one_of",
-                 "not_", "has_junctors")
+    __slots__ = ("types", "nullable", "fmt", "fmt_check", "check_type", "taken", "types_text", "has_integer",
+                 "has_number", "range_type", "num", "checked_error", "multiple_of", "multiple_native", "minimum",
+                 "min_native", "exclusive_min", "maximum", "max_native", "exclusive_max", "max_length", "min_length",
+                 "pattern", "pattern_text", "pattern_error", "enum", "enum_texts", "items", "min_items", "max_items",
+                 "unique_items", "list_type", "map_keys", "is_array", "properties", "additional", "forbid_additional",
+                 "required", "min_properties", "max_properties", "all_of", "any_of", "one_of", "not_", "has_junctors")
 
     def __init__(self, s: dict) -> None:
         if s.get("x-kubernetes-int-or-string"):
@@ -126,6 +129,8 @@ class Node:
 
             self.fmt_check = format_checker(self.fmt)
         self.check_type = bool(self.types or self.fmt)
+        #: The Python types whose values pass the type check without asking _type_ok (none with a format).
+        self.taken = frozenset() if self.fmt else frozenset(t for name in self.types for t in _TAKES.get(name, ()))
         self.types_text = ",".join(self.types)
         self.has_integer = "integer" in self.types
         self.has_number = "number" in self.types
@@ -211,7 +216,7 @@ class Node:
             v, t = float(v), float
         count = 3  # schemaProps (its own Inc + 1), common (0 + 1), and the final Inc
         if self.check_type:
-            count += 2 if self._type_ok(v, t, loc, errs) else 1
+            count += 2 if t in self.taken or self._type_ok(v, t, loc, errs) else 1
         if self.has_junctors:
             count += self._junctors(v, loc, errs)
         if t is str:
@@ -406,8 +411,11 @@ class Node:
         additional = self.additional_node()
         old_map = old if type(old) is dict else None
         for key, value in v.items():
-            if key in properties:
-                node, step = self.property_node(key), "p"
+            node = properties.get(key)
+            if node is not None:
+                if type(node) is dict:
+                    node = self.property_node(key)
+                step = "p"
             elif additional is not None:
                 node, step = additional, "d"
             else:

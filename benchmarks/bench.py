@@ -3,6 +3,7 @@
 
     python benchmarks/bench.py            # all figures
     python benchmarks/bench.py --repeat 5
+    python benchmarks/bench.py --instructions --baseline OTHER/bin/crdtool
 
 Figures (best and median of N runs, peak resident memory of the best-measured command):
 - `crdtool --help` and `crdtool lint` on the bundled CronTab fixture; `crdtool validate` of one
@@ -23,6 +24,11 @@ Figures (best and median of N runs, peak resident memory of the best-measured co
   kyverno custom resources against their CRDs. With `--baseline CRDTOOL` (another build's
   executable), its runs alternate with this build's, and both medians are shown.
 
+`--instructions` counts, instead of timing, the instructions the warm-cache runs execute (valgrind's
+callgrind, which must be installed): a count does not move with the machine's load or speed, so two
+builds compare to a fraction of a percent on a machine whose wall times wander by a third. It is a
+proxy: memory stalls and I/O do not count, so the wall-time ratio of two builds differs somewhat.
+
 The figures above these run with `--no-cache`, so that they measure the work itself; the cache
 used is a temporary folder, never the user's. The commands run as an installed crdtool does: with
 the checkout's modules compiled to bytecode once (an environment's PYTHONDONTWRITEBYTECODE would
@@ -34,6 +40,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -177,18 +184,23 @@ def parallel_rows(cmd: list[str], jobs: int, repeat: int) -> None:
 ONE_ROUTE = CRS / "gateway-api" / "conformance__tests__httproute-303-redirect.yaml"
 
 
-def cache_rows(repeat: int, baseline: str | None) -> None:
-    """The commit-time runs, cold and warm cache, alternating with `baseline` when given."""
-    from crdtool.cache import clean
-
-    crdtool = [sys.executable, "-m", "crdtool", "--format", "json"]
+def commit_runs() -> list[tuple[str, list[str]]]:
+    """(label, arguments) of the runs a CRD author makes on every commit."""
     runs = [("lint fixtures/crontab/crd.yaml", ["lint", "fixtures/crontab/crd.yaml"])]
     if CRDS.is_dir() and CRS.is_dir():
         runs.insert(0, ("validate one HTTPRoute -c gateway-api-experimental",
                         ["validate", "-c", str(CRDS / "gateway-api-experimental"), str(ONE_ROUTE)]))
         runs.append(("validate kyverno's custom resources", ["validate", "-c", str(CRDS / "kyverno"),
                                                              str(CRS / "kyverno")]))
-    for label, args in runs:
+    return runs
+
+
+def cache_rows(repeat: int, baseline: str | None) -> None:
+    """The commit-time runs, cold and warm cache, alternating with `baseline` when given."""
+    from crdtool.cache import clean
+
+    crdtool = [sys.executable, "-m", "crdtool", "--format", "json"]
+    for label, args in commit_runs():
         times: dict[str, list[tuple[float, float]]] = {"cold": [], "warm": [], "baseline": []}
         for _ in range(repeat):
             clean()
@@ -208,6 +220,46 @@ def cache_rows(repeat: int, baseline: str | None) -> None:
     clean()
 
 
+def instructions(cmd: list[str]) -> int:
+    """The instructions one run of `cmd` executes (callgrind's total, over the processes it starts)."""
+    with tempfile.TemporaryDirectory(prefix="crdtool-bench-callgrind-") as tmp:
+        subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
+                        f"--callgrind-out-file={tmp}/callgrind.%p", *cmd],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO, env=run_env(), check=False)
+        total = 0
+        for out in Path(tmp).iterdir():
+            for line in out.read_text(errors="replace").splitlines():
+                if line.startswith(("summary:", "totals:")):
+                    total += int(line.split()[1])
+                    break
+        return total
+
+
+def _script_command(executable: str) -> list[str]:
+    """A command running `executable`; a script (a console script's `#!`) with its own interpreter named,
+    so that valgrind counts the interpreter's instructions, not a shell's."""
+    with open(executable, "rb") as f:
+        first = f.readline()
+    return [*first[2:].decode().split(), executable] if first.startswith(b"#!") else [executable]
+
+
+def instruction_rows(baseline: str | None) -> None:
+    """The commit-time runs with a warm cache (a run before each count fills it), in instructions, and
+    against `baseline` when given."""
+    crdtool = [sys.executable, "-m", "crdtool", "--format", "json"]
+    others = [*_script_command(baseline), "--format", "json"] if baseline else None
+    for label, args in commit_runs():
+        subprocess.run(crdtool + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO, env=run_env())
+        count = instructions(crdtool + args)
+        extra = ""
+        if others is not None:
+            subprocess.run(others + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO,
+                           env=run_env())
+            base = instructions(others + args)
+            extra = f"  baseline {base / 1e9:7.3f} G ({base / count:.2f}x)"
+        print(f"{label + ' (warm cache)':<58} {count / 1e9:7.3f} G instructions{extra}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
@@ -215,11 +267,20 @@ def main() -> int:
                                                           "cache figures")
     ap.add_argument("--only-cache", action="store_true", help="only the cache figures")
     ap.add_argument("--floor", action="store_true", help="only the YAML floor's seconds (one reading)")
+    ap.add_argument("--instructions", action="store_true", help="only the commit-time runs' instruction counts "
+                                                                "(valgrind)")
     a = ap.parse_args()
     if a.floor:
         print(c_loader_seconds())
         return 0
     compile_bytecode()
+    if a.instructions:
+        if shutil.which("valgrind") is None:
+            print("bench.py: --instructions needs valgrind (callgrind) on the PATH", file=sys.stderr)
+            return 2
+        os.environ["CRDTOOL_CACHE_DIR"] = tempfile.mkdtemp(prefix="crdtool-bench-cache-")
+        instruction_rows(a.baseline)
+        return 0
     if a.only_cache:
         os.environ["CRDTOOL_CACHE_DIR"] = tempfile.mkdtemp(prefix="crdtool-bench-cache-")
         cache_rows(a.repeat * 3, a.baseline)

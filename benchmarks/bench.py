@@ -246,6 +246,8 @@ def _script_command(executable: str) -> list[str]:
 def instruction_rows(baseline: str | None) -> None:
     """The commit-time runs with a warm cache (a run before each count fills it), in instructions, and
     against `baseline` when given."""
+    from crdtool.cache import clean
+
     crdtool = [sys.executable, "-m", "crdtool", "--format", "json"]
     others = [*_script_command(baseline), "--format", "json"] if baseline else None
     for label, args in commit_runs():
@@ -258,6 +260,7 @@ def instruction_rows(baseline: str | None) -> None:
             base = instructions(others + args)
             extra = f"  baseline {base / 1e9:7.3f} G ({base / count:.2f}x)"
         print(f"{label + ' (warm cache)':<58} {count / 1e9:7.3f} G instructions{extra}")
+    clean()
 
 
 def main() -> int:

@@ -34,6 +34,7 @@ from crdtool.cel.admission import Compiled, Composition, Evaluation, evaluate
 from crdtool.cel.cost import MAX, Cost, estimate_over
 from crdtool.cel.sized import PER_CALL_LIMIT, RUNTIME_BUDGET
 from crdtool.cel.unbounded import CANCELLED
+from crdtool.model.memo import IdentityMemo
 
 __all__ = ["CALL_LIMIT_EXCEEDED", "MATCH_CONDITIONS_BUDGET", "OUT_OF_BUDGET", "PER_CALL_LIMIT", "RUNTIME_BUDGET",
            "CostCheck", "ForInput", "Spent", "ValueSizes"]
@@ -136,7 +137,7 @@ class CostCheck:
     """The upper bounds of the expressions of one evaluation over its values."""
 
     sizes: ValueSizes
-    _costs: dict[int, tuple[Compiled, int]] = field(default_factory=dict)
+    _costs: IdentityMemo[int] = field(default_factory=IdentityMemo)
 
     def cost(self, compiled: Compiled, precise: bool = False) -> int:
         """An upper bound of one call of `compiled` over these values (0 for one that does not run: the
@@ -154,10 +155,8 @@ class CostCheck:
                 coarse = compiled.cost_bounds[bucket] = estimate_over(ast, _Uniform(bucket)).max
             if coarse <= PER_CALL_LIMIT:
                 return coarse
-        found = self._costs.get(id(compiled))
-        if found is None or found[0] is not compiled:
-            found = self._costs[id(compiled)] = (compiled, estimate_over(ast, self.sizes).max)
-        return found[1]
+        found = self._costs.get(compiled)
+        return found if found is not None else self._costs.put(compiled, estimate_over(ast, self.sizes).max)
 
 
 @dataclass(frozen=True)

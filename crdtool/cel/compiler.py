@@ -20,6 +20,7 @@ from crdtool.cel import checked_ast, cost, environment, library, list_semantics,
 from crdtool.cel.protos import SchemaTypes, UndeclarableError, build_schema_types, renumbered, selectable_names
 from crdtool.cel.types import DeclType, DeclTypes, schema_decl_type
 from crdtool.model.gofmt import go_trim_space
+from crdtool.model.memo import IdentityMemo
 from crdtool.schema.crd.seam import RuleCompilation, RuleCompileError
 from crdtool.schema.structural.structural import Structural, valid_field_path
 
@@ -113,19 +114,16 @@ class NodeRules:
     rules: list[CompiledRule]
 
 
-_cache: dict[tuple[int, bool], tuple[Structural, NodeRules]] = {}
+_cache: IdentityMemo[NodeRules] = IdentityMemo()
 
 
 def compile_node(schema: Structural, is_resource_root: bool, store: Cache | None = None) -> NodeRules:
     """The node's compiled rules (compiled on first use; from `store`, the persistent cache, when it
     holds rules of the same type)."""
-    key = (id(schema), is_resource_root)
-    hit = _cache.get(key)
-    if hit is not None and hit[0] is schema:
-        return hit[1]
-    rules = _compile(schema, is_resource_root, store)
-    _cache[key] = (schema, rules)
-    return rules
+    hit = _cache.get(schema, is_resource_root)
+    if hit is not None:
+        return hit
+    return _cache.put(schema, _compile(schema, is_resource_root, store), is_resource_root)
 
 
 # Nodes with the same type and the same rules compile alike: CRDs repeat them across versions and kinds.
@@ -134,7 +132,7 @@ _by_fingerprint: dict[tuple, list[CompiledRule]] = {}
 
 #: The CEL types of the nodes met, kept as long as `_cache` keeps the nodes: a node's type is its rules'
 #: and part of the types of the rule-bearing nodes above it.
-_decl_types: DeclTypes = {}
+_decl_types: DeclTypes = IdentityMemo()
 
 
 def _compile(schema: Structural, is_resource_root: bool, store: Cache | None = None) -> NodeRules:

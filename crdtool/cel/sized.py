@@ -15,6 +15,7 @@ from typing import Any
 
 from crdtool.cel import cost
 from crdtool.cel.types import schema_decl_type
+from crdtool.model.memo import IdentityMemo
 from crdtool.schema.structural.structural import Structural, ValueValidation
 
 PER_CALL_LIMIT = 1_000_000  # the apiserver's runtime cost limit of one rule evaluation
@@ -57,18 +58,17 @@ def sized_schema(s: Structural, values: list[Any]) -> Structural:
 
 # Schema node -> its copy sized for no values at all: large schemas are mostly absent from an object,
 # and their zeroed copies are the same for every object.
-_zeroed_cache: dict[int, tuple[Structural, Structural]] = {}
+_zeroed_cache: IdentityMemo[Structural] = IdentityMemo()
 
 
 def _zeroed(s: Structural) -> Structural:
-    hit = _zeroed_cache.get(id(s))
-    if hit is not None and hit[0] is s:
-        return hit[1]
+    hit = _zeroed_cache.get(s)
+    if hit is not None:
+        return hit
     vv = replace(s.value_validation) if s.value_validation is not None else ValueValidation()
     vv.max_length = vv.max_items = vv.max_properties = 0
     additional = s.additional_properties
     zeroed = replace(s, value_validation=vv, items=_zeroed(s.items) if s.items is not None else None,
                      properties={name: _zeroed(p) for name, p in s.properties.items()},
                      additional_properties=_zeroed(additional) if isinstance(additional, Structural) else additional)
-    _zeroed_cache[id(s)] = (s, zeroed)
-    return zeroed
+    return _zeroed_cache.put(s, zeroed)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from crdtool.cel.names import escape
+from crdtool.model.memo import IdentityMemo
 from crdtool.schema.structural.structural import Structural
 
 __all__ = ["DeclField", "DeclType", "MAX_REQUEST_SIZE_BYTES", "schema_decl_type", "with_type_and_object_meta"]
@@ -79,7 +80,9 @@ def _simple(kind: str, min_size: int, max_elements: int = 0, schema: Structural 
 
 
 #: Types already derived, by schema node and whether it is a resource root (see `schema_decl_type`).
-DeclTypes = dict[tuple[int, bool], tuple[Structural, DeclType | None]]
+DeclTypes = IdentityMemo[DeclType | None]
+#: What a DeclTypes memo answers for a node it has not met (None is a type it remembers: not exposed).
+_UNKNOWN = object()
 
 
 def schema_decl_type(s: Structural | None, is_resource_root: bool, memo: DeclTypes | None = None) -> DeclType | None:
@@ -91,13 +94,10 @@ def schema_decl_type(s: Structural | None, is_resource_root: bool, memo: DeclTyp
         return None
     if memo is None:
         return _decl_type(s, is_resource_root, None)
-    key = (id(s), is_resource_root)
-    known = memo.get(key)
-    if known is not None and known[0] is s:
-        return known[1]
-    decl_type = _decl_type(s, is_resource_root, memo)
-    memo[key] = (s, decl_type)
-    return decl_type
+    known = memo.get(s, is_resource_root, _UNKNOWN)
+    if known is not _UNKNOWN:
+        return known
+    return memo.put(s, _decl_type(s, is_resource_root, memo), is_resource_root)
 
 
 def _decl_type(s: Structural, is_resource_root: bool, memo: DeclTypes | None) -> DeclType | None:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crdtool.model.gofmt import go_float_g, go_quote, go_type_name, go_value
+from crdtool.model.memo import IdentityMemo
 
 __all__ = ["ApplyError", "Types", "apply", "types_for_builtin", "types_for_custom_resource"]
 
@@ -205,20 +206,19 @@ def _list(spec: dict[str, Any], preserve: bool) -> ListType:
     return ListType(relationship, keys, element)
 
 
-_CACHE: dict[int, tuple[Any, Types]] = {}
+_CACHE: IdentityMemo[Types] = IdentityMemo()
 
 
 def types_for_custom_resource(group: str, version: str, kind: str, structural: Any) -> Types:
     """The types of a custom resource's version as its published OpenAPI document gives them."""
-    found = _CACHE.get(id(structural))
-    if found is not None and found[0] is structural:
-        return found[1]
+    found = _CACHE.get(structural)
+    if found is not None:
+        return found
     from crdtool.explain.schema import definition_name, openapi_document
 
     document = openapi_document(group, version, kind, getattr(structural, "raw", None))
     types = from_openapi(document["components"]["schemas"], definition_name(group, version, kind))
-    _CACHE[id(structural)] = (structural, types)
-    return types
+    return _CACHE.put(structural, types)
 
 
 _BUILTIN: dict[tuple[str, str, str], Types | None] = {}

@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from crdtool.model.jsonvalue import json_copy
+from crdtool.model.memo import IdentityMemo
 from crdtool.schema.pruning.algorithm import META_FIELDS, prune_object_meta, prune_values
 from crdtool.schema.structural.structural import Structural
 
@@ -46,24 +47,19 @@ def apply_defaults(obj: Any, schema: Structural | None) -> list[str]:
 #: looks at those properties only, not at every property of every node it passes.
 Plan = dict[int, tuple[tuple[str, Structural], ...]]
 
-#: Schema -> (the schema, its pruned-defaults form, that form's plan); the schema is kept so that its id
-#: stays its own.
-_SERVING: dict[int, tuple[Structural, Structural, Plan]] = {}
-_SERVING_MAX = 512
+#: Schema -> (its pruned-defaults form, that form's plan).
+_SERVING: IdentityMemo[tuple[Structural, Plan]] = IdentityMemo(limit=512)
 
 
 def _serving_schema(schema: Structural) -> tuple[Structural, Plan]:
-    entry = _SERVING.get(id(schema))
-    if entry is not None and entry[0] is schema:
-        return entry[1], entry[2]
-    if len(_SERVING) >= _SERVING_MAX:
-        _SERVING.clear()
+    known = _SERVING.get(schema)
+    if known is not None:
+        return known
     served = prune_defaults(schema)
     plan = _plan(served)
-    _SERVING[id(schema)] = (schema, served, plan)
     if served is not schema:
-        _SERVING[id(served)] = (served, served, plan)
-    return served, plan
+        _SERVING.put(served, (served, plan))
+    return _SERVING.put(schema, (served, plan))
 
 
 def _plan(schema: Structural) -> Plan:

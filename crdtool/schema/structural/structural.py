@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from crdtool.model.memo import IdentityMemo
 from crdtool.model.path import Path
 
 EMPTY: tuple = ()
@@ -204,9 +205,8 @@ def new_structural(schema: dict | None) -> Structural | None:
     return node
 
 
-#: Schema -> (the schema, itself as a resource root); the schema is kept so that its id stays its own.
-_ROOTS: dict[int, tuple[Structural, Structural]] = {}
-_ROOTS_MAX = 512
+#: Schema -> itself as a resource root.
+_ROOTS: IdentityMemo[Structural] = IdentityMemo(limit=512)
 
 
 def as_resource_root(schema: Structural | None) -> Structural:
@@ -216,14 +216,8 @@ def as_resource_root(schema: Structural | None) -> Structural:
         return Structural(x_embedded_resource=True)
     if schema.x_embedded_resource:
         return schema
-    entry = _ROOTS.get(id(schema))
-    if entry is not None and entry[0] is schema:
-        return entry[1]
-    if len(_ROOTS) >= _ROOTS_MAX:
-        _ROOTS.clear()
-    root = replace(schema, x_embedded_resource=True)
-    _ROOTS[id(schema)] = (schema, root)
-    return root
+    root = _ROOTS.get(schema)
+    return root if root is not None else _ROOTS.put(schema, replace(schema, x_embedded_resource=True))
 
 
 def has_rules(schema: Structural | None) -> bool:

@@ -8,9 +8,10 @@ from google.protobuf import duration_pb2, timestamp_pb2
 from crdtool.cel.errors import go_error_text
 from crdtool.cel.literals import literal_issues, unquote
 from crdtool.cel.names import escape, unescape
-from crdtool.cel.types import MAX_REQUEST_SIZE_BYTES, schema_decl_type
+from crdtool.cel.types import MAX_REQUEST_SIZE_BYTES, DeclTypes, schema_decl_type
 from crdtool.cel.values import to_cel
 from crdtool.model.gotime import go_duration_nanos
+from crdtool.model.memo import IdentityMemo
 from crdtool.schema.structural.structural import new_structural
 
 
@@ -142,7 +143,7 @@ def test_types_derived_with_a_memo_are_those_derived_afresh() -> None:
             "items": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 5}},
             "labels": {"type": "object", "additionalProperties": {"type": "string"}}}}}})
     spec = s.properties["spec"]
-    memo: dict = {}
+    memo: DeclTypes = IdentityMemo()
     child = schema_decl_type(spec, False, memo)
     root = schema_decl_type(s, True, memo)
     assert root.fields["spec"].type is child

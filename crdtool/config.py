@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from yaml.nodes import MappingNode, Node, SequenceNode
@@ -22,6 +21,7 @@ from crdtool import KUBE_VERSION
 from crdtool.errors import InputError, SettingsError
 from crdtool.load.sources import read_text
 from crdtool.load.yamlreader import PLAIN_TAG, YAMLInputError, node_locator, read_yaml_stream
+from crdtool.model.record import Record
 from crdtool.report.registry import FORMAT_NAMES
 
 if TYPE_CHECKING:
@@ -59,20 +59,35 @@ class _Fail(Protocol):
     def __call__(self, key: str | None, message: str, *inner: str) -> SettingsError: ...
 
 
-@dataclass
-class Config:
+class Config(Record):
     """Settings read from a file (defaults when there is none)."""
 
-    source: str | None = None
-    crds: list[str] = field(default_factory=list)
-    skip_kinds: list[str] = field(default_factory=list)
-    skip_unknown_kinds: bool | None = None
-    field_validation: str | None = None
-    format: str | None = None
-    kube_version: str | None = None
-    severities: dict[str, str] = field(default_factory=dict)
+    __slots__ = ("source", "crds", "skip_kinds", "skip_unknown_kinds", "field_validation", "format", "kube_version",
+                 "severities", "cache")
+
+    source: str | None
+    crds: list[str]
+    skip_kinds: list[str]
+    skip_unknown_kinds: bool | None
+    field_validation: str | None
+    format: str | None
+    kube_version: str | None
+    severities: dict[str, str]
     #: False: no persistent cache (crdtool.cache) for this project.
-    cache: bool = True
+    cache: bool
+
+    def __init__(self, source: str | None = None, crds: list[str] | None = None, skip_kinds: list[str] | None = None,
+                 skip_unknown_kinds: bool | None = None, field_validation: str | None = None, format: str | None = None,
+                 kube_version: str | None = None, severities: dict[str, str] | None = None, cache: bool = True) -> None:
+        self.source = source
+        self.crds = [] if crds is None else crds
+        self.skip_kinds = [] if skip_kinds is None else skip_kinds
+        self.skip_unknown_kinds = skip_unknown_kinds
+        self.field_validation = field_validation
+        self.format = format
+        self.kube_version = kube_version
+        self.severities = {} if severities is None else severities
+        self.cache = cache
 
     @property
     def skip_kinds_value(self) -> SkipKinds:

@@ -9,8 +9,9 @@ syntax.proto and checked.proto).
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field
 from functools import lru_cache
+
+from crdtool.model.record import Record
 
 __all__ = ["CheckedAst", "Node", "decode"]
 
@@ -82,39 +83,77 @@ def _text(fields: dict[int, list], number: int) -> str:
     return value.decode() if isinstance(value, bytes) else ""
 
 
-@dataclass(slots=True)
-class Node:
+class Node(Record):
     """One expression node. `kind`: const, ident, select, call, list, map, struct, comprehension."""
+
+    __slots__ = ("id", "kind", "name", "test_only", "target", "args", "keys", "optional", "const", "iter_var",
+                 "iter_var2", "accu_var", "iter_range", "accu_init", "loop_condition", "loop_step", "result")
 
     id: int
     kind: str
-    name: str = ""  # ident name, select field, call function
-    test_only: bool = False  # select: has()
-    target: Node | None = None  # select operand, member call target
-    args: list[Node] = field(default_factory=list)  # call args, list elements, map/struct values
-    keys: list[Node] = field(default_factory=list)  # map keys, beside their values in `args`
-    optional: frozenset[int] = frozenset()  # list elements and map entries marked optional (`?`), by index
-    const: object = None  # const value (str, bytes, int, float, bool, None)
+    name: str  # ident name, select field, call function
+    test_only: bool  # select: has()
+    target: Node | None  # select operand, member call target
+    args: list[Node]  # call args, list elements, map/struct values
+    keys: list[Node]  # map keys, beside their values in `args`
+    optional: frozenset[int]  # list elements and map entries marked optional (`?`), by index
+    const: object  # const value (str, bytes, int, float, bool, None)
     # Comprehension parts.
-    iter_var: str = ""
-    iter_var2: str = ""
-    accu_var: str = ""
-    iter_range: Node | None = None
-    accu_init: Node | None = None
-    loop_condition: Node | None = None
-    loop_step: Node | None = None
-    result: Node | None = None
+    iter_var: str
+    iter_var2: str
+    accu_var: str
+    iter_range: Node | None
+    accu_init: Node | None
+    loop_condition: Node | None
+    loop_step: Node | None
+    result: Node | None
+
+    def __init__(self, id: int, kind: str, name: str = "", test_only: bool = False,
+                 target: Node | None = None, args: list[Node] | None = None, keys: list[Node] | None = None,
+                 optional: frozenset[int] = frozenset(), const: object = None, iter_var: str = "",
+                 iter_var2: str = "", accu_var: str = "", iter_range: Node | None = None,
+                 accu_init: Node | None = None, loop_condition: Node | None = None,
+                 loop_step: Node | None = None, result: Node | None = None) -> None:
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.test_only = test_only
+        self.target = target
+        self.args = [] if args is None else args
+        self.keys = [] if keys is None else keys
+        self.optional = optional
+        self.const = const
+        self.iter_var = iter_var
+        self.iter_var2 = iter_var2
+        self.accu_var = accu_var
+        self.iter_range = iter_range
+        self.accu_init = accu_init
+        self.loop_condition = loop_condition
+        self.loop_step = loop_step
+        self.result = result
 
 
-@dataclass
-class CheckedAst:
+class CheckedAst(Record):
+    __slots__ = ("root", "types", "overloads", "references", "source_info", "_positions")
+    _derived = ("_positions",)  # decoded from `source_info` when first asked
+
     root: Node
     types: dict[int, tuple]  # node id -> ("list", elem) | ("map", key, value) | ("message", name) | (name,)
     overloads: dict[int, list[str]]  # call node id -> overload ids
     references: dict[int, str]  # ident node id -> the declaration it resolved to
     #: The serialized SourceInfo, decoded into `positions` when first asked: only an error's place needs them.
-    source_info: bytes = b""
-    _positions: dict[int, int] | None = field(default=None, repr=False, compare=False)
+    source_info: bytes
+    _positions: dict[int, int] | None
+
+    def __init__(self, root: Node, types: dict[int, tuple], overloads: dict[int, list[str]],
+                 references: dict[int, str], source_info: bytes = b"",
+                 _positions: dict[int, int] | None = None) -> None:
+        self.root = root
+        self.types = types
+        self.overloads = overloads
+        self.references = references
+        self.source_info = source_info
+        self._positions = _positions
 
     @classmethod
     def assembled(cls, root: Node, types: dict[int, tuple], overloads: dict[int, list[str]],

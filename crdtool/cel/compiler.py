@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cel_expr_python import cel
@@ -21,6 +20,7 @@ from crdtool.cel.protos import SchemaTypes, UndeclarableError, build_schema_type
 from crdtool.cel.types import DeclType, DeclTypes, schema_decl_type
 from crdtool.model.gofmt import go_trim_space
 from crdtool.model.memo import IdentityMemo
+from crdtool.model.record import Record
 from crdtool.schema.crd.seam import RuleCompilation, RuleCompileError
 from crdtool.schema.structural.structural import Structural, valid_field_path
 
@@ -36,38 +36,66 @@ MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024
 _OLD_SELF_WORD = re.compile(r"\boldSelf\b")
 
 
-@dataclass(slots=True)
-class CompiledRule:
+class CompiledRule(Record):
     """One rule, ready to evaluate: its programs and what the apiserver derives from it.
 
     The evaluation programs are compiled on first use (linting never needs them), then kept.
     """
 
+    __slots__ = ("rule", "compilation", "expression", "message_expression", "compiled", "unsupported",
+                 "optional_old_self", "field_path", "ast", "self_type", "program_bytes", "list_rewrite", "deep_rule",
+                 "deep_message", "_program", "_message_program", "_unbounded")
+
     rule: dict
     compilation: RuleCompilation
-    expression: str = ""  # the rule as compiled (numeric literals retyped, library calls rewritten)
-    message_expression: str = ""
-    compiled: bool = False  # whether the rule (and its messageExpression) type-checked
+    expression: str  # the rule as compiled (numeric literals retyped, library calls rewritten)
+    message_expression: str
+    compiled: bool  # whether the rule (and its messageExpression) type-checked
     #: Too deeply nested for cel-expr-python (and not cut into pieces): neither checked nor evaluated.
-    unsupported: bool = False
-    optional_old_self: bool = False
-    field_path: str = ""  # the normalized fieldPath the error is reported at, relative to the node
+    unsupported: bool
+    optional_old_self: bool
+    field_path: str  # the normalized fieldPath the error is reported at, relative to the node
     #: The checked AST, to estimate the rule's cost again with a given object's sizes.
-    ast: checked_ast.CheckedAst | None = None
+    ast: checked_ast.CheckedAst | None
     #: The CEL type of `self` (set and map lists in it change what `==` and `+` mean).
-    self_type: DeclType | None = None
+    self_type: DeclType | None
     #: The evaluation program before the rewrite for set and map lists (list_semantics), serialized (as
     #: the persistent cache keeps it): deserializing and rewriting are some ten times faster than compiling.
-    program_bytes: bytes | None = None
+    program_bytes: bytes | None
     #: Whether that rewrite changes the program (None: not known yet). Most rules' programs it leaves as
     #: they are: known, a warm run deserializes them without looking again.
-    list_rewrite: bool | None = None
+    list_rewrite: bool | None
     #: A rule (a messageExpression) nested deeper than the CEL runtime parses: how its pieces evaluate.
-    deep_rule: deep.EvalPlan | None = None
-    deep_message: deep.EvalPlan | None = None
-    _program: cel.Expression | None = None
-    _message_program: cel.Expression | None = None
-    _unbounded: dict[str, cel.Expression] | None = None
+    deep_rule: deep.EvalPlan | None
+    deep_message: deep.EvalPlan | None
+    _program: cel.Expression | None
+    _message_program: cel.Expression | None
+    _unbounded: dict[str, cel.Expression] | None
+
+    def __init__(self, rule: dict, compilation: RuleCompilation, expression: str = "", message_expression: str = "",
+                 compiled: bool = False, unsupported: bool = False, optional_old_self: bool = False,
+                 field_path: str = "", ast: checked_ast.CheckedAst | None = None, self_type: DeclType | None = None,
+                 program_bytes: bytes | None = None, list_rewrite: bool | None = None,
+                 deep_rule: deep.EvalPlan | None = None, deep_message: deep.EvalPlan | None = None,
+                 _program: cel.Expression | None = None, _message_program: cel.Expression | None = None,
+                 _unbounded: dict[str, cel.Expression] | None = None) -> None:
+        self.rule = rule
+        self.compilation = compilation
+        self.expression = expression
+        self.message_expression = message_expression
+        self.compiled = compiled
+        self.unsupported = unsupported
+        self.optional_old_self = optional_old_self
+        self.field_path = field_path
+        self.ast = ast
+        self.self_type = self_type
+        self.program_bytes = program_bytes
+        self.list_rewrite = list_rewrite
+        self.deep_rule = deep_rule
+        self.deep_message = deep_message
+        self._program = _program
+        self._message_program = _message_program
+        self._unbounded = _unbounded
 
     @property
     def program(self) -> cel.Expression | None:
@@ -106,12 +134,17 @@ class CompiledRule:
         return self._message_program
 
 
-@dataclass(slots=True)
-class NodeRules:
+class NodeRules(Record):
     """The compiled rules of one schema node and the CEL type of its `self`."""
+
+    __slots__ = ("decl_type", "rules")
 
     decl_type: DeclType | None
     rules: list[CompiledRule]
+
+    def __init__(self, decl_type: DeclType | None, rules: list[CompiledRule]) -> None:
+        self.decl_type = decl_type
+        self.rules = rules
 
 
 _cache: IdentityMemo[NodeRules] = IdentityMemo()

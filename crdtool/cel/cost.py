@@ -12,11 +12,11 @@ can run, exceeds its budget.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Protocol
 
 from crdtool.cel.checked_ast import CheckedAst, Node
 from crdtool.cel.types import DeclType
+from crdtool.model.record import FrozenRecord
 
 __all__ = ["Cost", "PathSizes", "estimate", "estimate_over"]
 
@@ -45,12 +45,17 @@ def _factor(x: int, y: float) -> int:
     return MAX if ceil >= _TWO_TO_64 else int(ceil)
 
 
-@dataclass(frozen=True, slots=True)
-class Cost:
+class Cost(FrozenRecord):
     """A [min, max] interval of costs or sizes."""
 
-    min: int = 0
-    max: int = 0
+    __slots__ = ("min", "max")
+
+    min: int
+    max: int
+
+    def __init__(self, min: int = 0, max: int = 0) -> None:
+        self.min = min
+        self.max = max
 
     def __add__(self, other: Cost) -> Cost:
         return Cost(_add(self.min, other.min), _add(self.max, other.max))

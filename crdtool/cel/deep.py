@@ -30,13 +30,13 @@ import datetime
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from cel_expr_python import cel
 from google.protobuf import duration_pb2, timestamp_pb2, wrappers_pb2
 
 from crdtool.cel import checked_ast
+from crdtool.model.record import Record
 
 if TYPE_CHECKING:  # the parser and the errors are checking's: evaluating a stored rule needs neither
     from crdtool.cel.depth import SyntaxNode
@@ -60,24 +60,49 @@ class Unsplittable(Exception):
     """The expression cannot be cut into pieces the runtime parses (or evaluates) here."""
 
 
-@dataclass(eq=False)
-class _Tree:
+class _Tree(Record):
+    __slots__ = ("node", "children", "scope", "binder")
+
     node: SyntaxNode
-    children: list[_Tree] = field(default_factory=list)
-    scope: frozenset[str] = frozenset()  # the variables bound where the node is
-    binder: bool = False  # a macro's variable argument
+    children: list[_Tree]
+    scope: frozenset[str]  # the variables bound where the node is
+    binder: bool  # a macro's variable argument
+
+    # identity, not fields: as the eq=False dataclass compared and hashed
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+    def __init__(self, node: SyntaxNode, children: list[_Tree] | None = None, scope: frozenset[str] = frozenset(),
+                 binder: bool = False) -> None:
+        self.node = node
+        self.children = [] if children is None else children
+        self.scope = scope
+        self.binder = binder
 
 
-@dataclass(eq=False)
-class Piece:
+class Piece(Record):
     """One piece: the sub-expression at `start:end` of the source, its free variables and the pieces
     cut out of it."""
+
+    __slots__ = ("number", "start", "end", "free", "children")
 
     number: int
     start: int
     end: int
     free: tuple[str, ...]
-    children: list[Piece] = field(default_factory=list)
+    children: list[Piece]
+
+    # identity, not fields: as the eq=False dataclass compared and hashed
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+    def __init__(self, number: int, start: int, end: int, free: tuple[str, ...],
+                 children: list[Piece] | None = None) -> None:
+        self.number = number
+        self.start = start
+        self.end = end
+        self.free = free
+        self.children = [] if children is None else children
 
 
 def split(source: str, variables: frozenset[str], unpassable: frozenset[str] = frozenset()) -> tuple[Piece, str]:
@@ -310,13 +335,19 @@ def declared_type(t: tuple) -> cel.Type:
     return cel.Type.DYN
 
 
-@dataclass(slots=True)
-class DeepChecked:
+class DeepChecked(Record):
     """A split expression, checked: its tree put back together, its type, and its evaluation plan."""
+
+    __slots__ = ("ast", "result_type", "plan")
 
     ast: checked_ast.CheckedAst
     result_type: cel.Type
     plan: EvalPlan
+
+    def __init__(self, ast: checked_ast.CheckedAst, result_type: cel.Type, plan: EvalPlan) -> None:
+        self.ast = ast
+        self.result_type = result_type
+        self.plan = plan
 
     def return_type(self) -> cel.Type:
         return self.result_type
@@ -413,15 +444,23 @@ def _unchecked(*args: Any) -> Any:
 # --- evaluation ---------------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class EvalPlan:
+class EvalPlan(Record):
     """What evaluating a split expression needs, by piece number: the text each piece was checked as
     (its calls in it), its free variables and their checked types, and the calls' name prefix."""
+
+    __slots__ = ("prefix", "texts", "free", "types")
 
     prefix: str
     texts: dict[int, str]
     free: dict[int, tuple[str, ...]]
     types: dict[int, tuple[tuple, ...]]
+
+    def __init__(self, prefix: str, texts: dict[int, str], free: dict[int, tuple[str, ...]],
+                 types: dict[int, tuple[tuple, ...]]) -> None:
+        self.prefix = prefix
+        self.texts = texts
+        self.free = free
+        self.types = types
 
 
 class _Failure(Exception):

@@ -26,12 +26,12 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
 
 from cel_expr_python import cel
 from google.protobuf import descriptor_pb2, descriptor_pool, duration_pb2, struct_pb2, timestamp_pb2
 
 from crdtool.cel.types import DeclType
+from crdtool.model.record import Record, replace
 
 __all__ = ["WIDE", "SchemaTypes", "UndeclarableError", "base_pool_files", "build_schema_types", "renumbered",
            "selectable_names"]
@@ -74,24 +74,39 @@ def base_pool_files() -> list[descriptor_pb2.FileDescriptorProto]:
     return files
 
 
-@dataclass
-class SchemaTypes:
+class SchemaTypes(Record):
     """The message types of one rule-bearing schema node and the CEL type of its `self`."""
+
+    __slots__ = ("self_type", "pool", "type_names", "json_name_clash", "names", "number", "narrowed", "check_envs")
+    _derived = ("check_envs",)  # the checking environments the other fields make, once asked
 
     self_type: cel.Type
     pool: descriptor_pool.DescriptorPool
     #: Message full name -> the apiserver's name of the same type.
-    type_names: dict[str, str] = field(default_factory=dict)
+    type_names: dict[str, str]
     #: Whether two fields of a message share a camelCase name (`jwks_uri`, `jwksUri`): harmless for CEL,
     #: but protobuf logs a warning to stderr when the checker first reads such a message.
-    json_name_clash: bool = False
+    json_name_clash: bool
     #: The identifiers of the expressions checked against these types (`selectable_names`; None: any).
-    names: frozenset[str] | None = None
+    names: frozenset[str] | None
     #: The number N of the type names (`selfType<N>`), and whether the names narrowed a wide object.
-    number: int = 0
-    narrowed: bool = False
+    number: int
+    narrowed: bool
     #: The checking environments made for these types (environment.check_env), by whether oldSelf is declared.
-    check_envs: dict[bool, cel.Env] = field(default_factory=dict, repr=False, compare=False)
+    check_envs: dict[bool, cel.Env]
+
+    def __init__(self, self_type: cel.Type, pool: descriptor_pool.DescriptorPool,
+                 type_names: dict[str, str] | None = None, json_name_clash: bool = False,
+                 names: frozenset[str] | None = None, number: int = 0, narrowed: bool = False,
+                 check_envs: dict[bool, cel.Env] | None = None) -> None:
+        self.self_type = self_type
+        self.pool = pool
+        self.type_names = {} if type_names is None else type_names
+        self.json_name_clash = json_name_clash
+        self.names = names
+        self.number = number
+        self.narrowed = narrowed
+        self.check_envs = {} if check_envs is None else check_envs
 
 
 class _Builder:

@@ -10,12 +10,12 @@ say what it found; beyond it, the apiserver (whose estimate it is) would cancel 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from crdtool.cel import cost
 from crdtool.cel.types import schema_decl_type
 from crdtool.model.memo import IdentityMemo
+from crdtool.model.record import replace
 from crdtool.schema.structural.structural import Structural, ValueValidation
 
 PER_CALL_LIMIT = 1_000_000  # the apiserver's runtime cost limit of one rule evaluation

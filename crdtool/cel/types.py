@@ -9,10 +9,9 @@ maxItems, maxProperties, or what fits in a 3 MiB request) and the fewest bytes i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from crdtool.cel.names import escape
 from crdtool.model.memo import IdentityMemo
+from crdtool.model.record import Record
 from crdtool.schema.structural.structural import Structural
 
 __all__ = ["DeclField", "DeclType", "MAX_REQUEST_SIZE_BYTES", "schema_decl_type", "with_type_and_object_meta"]
@@ -31,31 +30,62 @@ MIN_BOOL_SIZE = 4
 MIN_NUMBER_SIZE = 1
 
 
-@dataclass(eq=False, slots=True)
-class DeclField:
+class DeclField(Record):
     """One property of an object type: its CEL (escaped) name and its JSON name."""
+
+    __slots__ = ("name", "json_name", "type", "required")
 
     name: str
     json_name: str
     type: DeclType
-    required: bool = False
+    required: bool
+
+    # identity, not fields: as the eq=False dataclass compared and hashed
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+    def __init__(self, name: str, json_name: str, type: DeclType, required: bool = False) -> None:
+        self.name = name
+        self.json_name = json_name
+        self.type = type
+        self.required = required
 
 
-@dataclass(eq=False, slots=True)
-class DeclType:
+class DeclType(Record):
     """A CEL type with the apiserver's size bounds.
 
     `kind` is one of bool, int, double, string, bytes, duration, timestamp, dyn, list, map, object.
     """
 
+    __slots__ = ("kind", "max_elements", "min_serialized_size", "elem_type", "key_type", "fields", "schema",
+                 "_fingerprint")
+    _derived = ("_fingerprint",)  # made once: a type is never changed
+
     kind: str
-    max_elements: int = 0
-    min_serialized_size: int = 0
-    elem_type: DeclType | None = None  # list items, map values
-    key_type: DeclType | None = None  # map keys
-    fields: dict[str, DeclField] = field(default_factory=dict)  # object properties by CEL name
-    schema: Structural | None = None
-    _fingerprint: tuple | None = field(default=None, repr=False)  # made once: a type is never changed
+    max_elements: int
+    min_serialized_size: int
+    elem_type: DeclType | None  # list items, map values
+    key_type: DeclType | None  # map keys
+    fields: dict[str, DeclField]  # object properties by CEL name
+    schema: Structural | None
+    _fingerprint: tuple | None  # made once: a type is never changed
+
+    # identity, not fields: as the eq=False dataclass compared and hashed
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+    def __init__(self, kind: str, max_elements: int = 0, min_serialized_size: int = 0,
+                 elem_type: DeclType | None = None, key_type: DeclType | None = None,
+                 fields: dict[str, DeclField] | None = None, schema: Structural | None = None,
+                 _fingerprint: tuple | None = None) -> None:
+        self.kind = kind
+        self.max_elements = max_elements
+        self.min_serialized_size = min_serialized_size
+        self.elem_type = elem_type
+        self.key_type = key_type
+        self.fields = {} if fields is None else fields
+        self.schema = schema
+        self._fingerprint = _fingerprint
 
     @property
     def is_object(self) -> bool:

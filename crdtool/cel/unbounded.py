@@ -37,13 +37,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from cel_expr_python import cel
 from google.protobuf import wrappers_pb2
 
 from crdtool.cel.ast_proto import checked_expr_classes
+from crdtool.model.record import Record
 
 __all__ = ["CANCELLED", "Meter", "as_data", "declarations", "metered", "rewrite"]
 
@@ -59,40 +59,65 @@ class _Failure(Exception):
     """An error value the loop yields (its text without the runtime's status prefix)."""
 
 
-@dataclass(slots=True)
-class _Loop:
+class _Loop(Record):
     """One comprehension, split into programs, and the outer variables they read."""
+
+    __slots__ = ("accu_var", "free", "by_index", "iteration_cost", "appends", "accu_init", "iter_range", "chunk",
+                 "condition", "result", "failing_chunk", "failing_condition", "failing_result")
 
     accu_var: str
     free: list[str]
     by_index: bool  # two variables: a list's elements come with their index
     #: What one iteration certainly costs in cel-go's units (the loop condition's and the step's floor).
-    iteration_cost: int = 0
+    iteration_cost: int
     #: `map` and `filter`: the step appends to a list and the loop never stops early, so each chunk starts
     #: from an empty list and the chunks' lists are joined here (the engine copies the list per append).
-    appends: bool = False
-    accu_init: Any = None
+    appends: bool
+    accu_init: Any
     #: The range expression (its own loops rewritten too).
-    iter_range: Any = None
+    iter_range: Any
     #: The comprehension over `@range` from `@accu`, yielding its accumulator; and the loop condition and
     #: result over `accu`. The failing ones read the accumulator through `@k8s.fail`.
-    chunk: Any = None
-    condition: Any = None
-    result: Any = None
-    failing_chunk: Any = None
-    failing_condition: Any = None
-    failing_result: Any = None
+    chunk: Any
+    condition: Any
+    result: Any
+    failing_chunk: Any
+    failing_condition: Any
+    failing_result: Any
+
+    def __init__(self, accu_var: str, free: list[str], by_index: bool, iteration_cost: int = 0,
+                 appends: bool = False, accu_init: Any = None, iter_range: Any = None, chunk: Any = None,
+                 condition: Any = None, result: Any = None, failing_chunk: Any = None,
+                 failing_condition: Any = None, failing_result: Any = None) -> None:
+        self.accu_var = accu_var
+        self.free = free
+        self.by_index = by_index
+        self.iteration_cost = iteration_cost
+        self.appends = appends
+        self.accu_init = accu_init
+        self.iter_range = iter_range
+        self.chunk = chunk
+        self.condition = condition
+        self.result = result
+        self.failing_chunk = failing_chunk
+        self.failing_condition = failing_condition
+        self.failing_result = failing_result
 
 
 _loops: list[_Loop] = []
 
 
-@dataclass
-class Meter:
+class Meter(Record):
     """The certain cost of the loops one evaluation ran here, and the limit past which they stop."""
 
+    __slots__ = ("limit", "spent")
+
     limit: int
-    spent: int = 0
+    spent: int
+
+    def __init__(self, limit: int, spent: int = 0) -> None:
+        self.limit = limit
+        self.spent = spent
 
     @property
     def exceeded(self) -> bool:

@@ -4,13 +4,13 @@ severities of crdtool's own findings."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import click
 
 from crdtool.config import Config, check_kube_version, find_config, load_config
 from crdtool.errors import CrdtoolError
+from crdtool.model.record import replace
 
 if TYPE_CHECKING:
     from crdtool.cache import Cache

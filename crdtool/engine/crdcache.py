@@ -12,11 +12,11 @@ rendered, in the document of this run, re-read from the same text.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from crdtool.cache import text_digest
 from crdtool.engine.results import Result
+from crdtool.model.record import FrozenRecord, replace
 
 if TYPE_CHECKING:
     from crdtool.cache import Cache
@@ -27,9 +27,10 @@ __all__ = ["CrdNames", "cached_comparison", "cached_lint", "checked_crd"]
 _NAMESPACE = "crd-verdict"
 
 
-@dataclass(frozen=True, slots=True)
-class CrdNames:
+class CrdNames(FrozenRecord):
     """What registering a CRD takes from its internal form (None of it when it does not decode)."""
+
+    __slots__ = ("group", "kind", "plural", "singular", "namespaced", "decoded")
 
     group: str
     kind: str
@@ -37,6 +38,14 @@ class CrdNames:
     singular: str
     namespaced: bool
     decoded: bool
+
+    def __init__(self, group: str, kind: str, plural: str, singular: str, namespaced: bool, decoded: bool) -> None:
+        self.group = group
+        self.kind = kind
+        self.plural = plural
+        self.singular = singular
+        self.namespaced = namespaced
+        self.decoded = decoded
 
 
 def names_of(doc: Document) -> CrdNames:
@@ -61,7 +70,7 @@ def document_key(doc: Document, *parts: object) -> bytes | None:
 
 def _stored(result: Result) -> Result:
     """The result as stored: without its document (re-attached on reading)."""
-    return replace(result, document=None)  # type: ignore[arg-type]
+    return replace(result, document=None)
 
 
 def checked_crd(doc: Document, store: Cache) -> tuple[Result, CrdNames]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any
 
@@ -16,14 +15,18 @@ from crdtool.engine.lint import is_crd
 from crdtool.engine.results import Result
 from crdtool.load.document import Document
 from crdtool.model.groupversion import from_api_version_and_kind
+from crdtool.model.record import Record
 
 #: The cache's namespace of decodes_as_written's answers, by schema_key.
 _AS_WRITTEN = "schema-as-written"
 
 
-@dataclass(eq=False)
-class ServedVersion:
+class ServedVersion(Record):
     """One version of a CRD, with its schema compiled on first use."""
+
+    # `__dict__` holds the cached properties (the compiled schema and rules).
+    __slots__ = ("crd_name", "group", "version", "kind", "plural", "singular", "namespaced", "served", "raw_schema",
+                 "subresources", "printer_columns", "store", "schema_key", "__dict__")
 
     crd_name: str
     group: str
@@ -36,11 +39,33 @@ class ServedVersion:
     raw_schema: dict | None
     subresources: dict
     #: additionalPrinterColumns of this version (None: the default Age column).
-    printer_columns: list[dict] | None = None
+    printer_columns: list[dict] | None
     #: The persistent cache its compiled rules are read from and written to (None: none).
-    store: Cache | None = None
+    store: Cache | None
     #: Its schema's key in `store` (None: not cached): the CRD document as read, and the version's place.
-    schema_key: bytes | None = None
+    schema_key: bytes | None
+
+    # identity, not fields: each version is compiled once and found by identity (as the eq=False dataclass was)
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+    def __init__(self, crd_name: str, group: str, version: str, kind: str, plural: str, singular: str,
+                 namespaced: bool, served: bool, raw_schema: dict | None, subresources: dict,
+                 printer_columns: list[dict] | None = None, store: Cache | None = None,
+                 schema_key: bytes | None = None) -> None:
+        self.crd_name = crd_name
+        self.group = group
+        self.version = version
+        self.kind = kind
+        self.plural = plural
+        self.singular = singular
+        self.namespaced = namespaced
+        self.served = served
+        self.raw_schema = raw_schema
+        self.subresources = subresources
+        self.printer_columns = printer_columns
+        self.store = store
+        self.schema_key = schema_key
 
     @cached_property
     def schema(self) -> dict | None:
@@ -100,10 +125,11 @@ class ServedVersion:
     def __getstate__(self) -> dict:
         """What a result carries back from a worker process: the version, not its compiled schema and
         rules (built again on use)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in self._fields}
 
     def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
+        for name, value in state.items():
+            setattr(self, name, value)
 
     @property
     def status_enabled(self) -> bool:
@@ -119,13 +145,21 @@ class ServedVersion:
         return f"{self.kind}.{self.group}"
 
 
-@dataclass
-class Registry:
+class Registry(Record):
     """Valid CRDs by (group, version, kind); invalid ones keep their lint Result."""
 
-    versions: dict[tuple[str, str, str], ServedVersion] = field(default_factory=dict)
-    lint_results: list[Result] = field(default_factory=list)
-    rejected: dict[tuple[str, str], Result] = field(default_factory=dict)
+    __slots__ = ("versions", "lint_results", "rejected")
+
+    versions: dict[tuple[str, str, str], ServedVersion]
+    lint_results: list[Result]
+    rejected: dict[tuple[str, str], Result]
+
+    def __init__(self, versions: dict[tuple[str, str, str], ServedVersion] | None = None,
+                 lint_results: list[Result] | None = None,
+                 rejected: dict[tuple[str, str], Result] | None = None) -> None:
+        self.versions = {} if versions is None else versions
+        self.lint_results = [] if lint_results is None else lint_results
+        self.rejected = {} if rejected is None else rejected
 
     def add(self, doc: Document, serve_rejected: bool = False, store: Cache | None = None) -> Result:
         """Lint a CRD and, if the apiserver would accept it (or `serve_rejected` says to serve it

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from crdtool.load.document import Document
@@ -13,6 +12,7 @@ from crdtool.model.findings import Finding
 from crdtool.model.groupversion import from_api_version_and_kind
 from crdtool.model.notes import Note
 from crdtool.model.path import Path
+from crdtool.model.record import Record
 
 _UNKNOWN_FIELD = re.compile(r'unknown field "(.*)"\Z', re.S)
 _PATH_STEP = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
@@ -26,8 +26,7 @@ def unknown_field_segments(message: str) -> tuple | None:
     return tuple(int(i) if i else name for i, name in _PATH_STEP.findall(m.group(1)))
 
 
-@dataclass(slots=True)
-class Result:
+class Result(Record):
     """What the apiserver would answer for one document.
 
     `status` is the apiserver's error message (None when accepted); `reason` is the
@@ -36,63 +35,116 @@ class Result:
     own path when the apiserver validated a transformed object (a CRD's internal form).
     """
 
+    __slots__ = ("document", "kind", "name", "api_version", "namespace", "version", "errors", "status", "reason",
+                 "warnings", "strict_decoding_errors", "field_validation_warnings", "object", "pruned", "defaulted",
+                 "source_path", "status_kind", "crd_version", "client_error", "notes", "findings", "rule_costs",
+                 "field_validation", "sent_status", "edit", "checks", "replaces", "code", "status_details",
+                 "admission_notes", "audit_annotations", "type_checking", "rendered")
+
     document: Document
     kind: str | None
     name: str | None
-    api_version: str | None = None
-    namespace: str | None = None
-    version: str | None = None
-    errors: list[FieldError] = field(default_factory=list)
-    status: str | None = None
-    reason: str | None = None
-    warnings: list[str] = field(default_factory=list)
-    strict_decoding_errors: list[str] = field(default_factory=list)
-    field_validation_warnings: list[str] = field(default_factory=list)
-    object: Any = None
-    pruned: list[str] = field(default_factory=list)
-    defaulted: list[str] = field(default_factory=list)
-    source_path: Callable[[tuple], tuple] | None = None
+    api_version: str | None
+    namespace: str | None
+    version: str | None
+    errors: list[FieldError]
+    status: str | None
+    reason: str | None
+    warnings: list[str]
+    strict_decoding_errors: list[str]
+    field_validation_warnings: list[str]
+    object: Any
+    pruned: list[str]
+    defaulted: list[str]
+    source_path: Callable[[tuple], tuple] | None
     #: The kind as the apiserver's status details name it (`CustomResourceDefinition`, `CronTab`).
-    status_kind: str | None = None
+    status_kind: str | None
     #: The CRD version whose schema decoded the object (engine.registry.ServedVersion): its apiVersion's, if any.
-    crd_version: Any = None
+    crd_version: Any
     #: An error kubectl itself raises before sending the object (metadata it cannot decode).
-    client_error: str | None = None
+    client_error: str | None
     #: crdtool's own notes on what it could not check (never the apiserver's findings).
-    notes: list[Note] = field(default_factory=list)
+    notes: list[Note]
     #: crdtool's own findings with rule codes (e.g. upgrade safety with `lint --against`).
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Finding]
     #: With `lint --costs`: each CEL rule's estimated cost (engine.costs.RuleCost), in schema order.
-    rule_costs: list | None = None
+    rule_costs: list | None
     #: The request's fieldValidation: Strict (kubectl's default) refuses unknown and duplicate fields.
-    field_validation: str = "Strict"
+    field_validation: str
     #: The apiserver's 400 to the request kubectl sends, where it differs from its answer to the
     #: object (`status`): see engine.validate.sent_status.
-    sent_status: str | None = None
+    sent_status: str | None
     #: `prune` and `default`: the document's new value as the diff and --write change it (only the
     #: step's change, to the document as written), None when unchanged (engine.edits.file_edit).
-    edit: Any = None
+    edit: Any
     #: How far crdtool reproduces the apiserver for this document (the JSON output's `checks`):
     #: "validation" (everything), "decoding,defaulting,metadata" (built-in kinds), "none" (not mapped).
-    checks: str = "validation"
+    checks: str
     #: Whether the request was an update of a stored object (`--old`: a PUT, kubectl replace's
     #: `replaced` and `error when replacing`), not a create.
-    replaces: bool = False
+    replaces: bool
     #: The answer's HTTP code where admission decided it (a webhook's denial keeps its own code).
-    code: int | None = None
+    code: int | None
     #: The status details of admission's refusal (metav1.StatusDetails as JSON), which kubectl prints
     #: for an Invalid answer.
-    status_details: dict[str, Any] | None = None
+    status_details: dict[str, Any] | None
     #: What admission could not do as the apiserver would (a webhook it could not reach, ...): always shown.
-    admission_notes: list[str] = field(default_factory=list)
+    admission_notes: list[str]
     #: The audit annotations admission added (a webhook's, prefixed with its name; failed-open ones).
-    audit_annotations: dict[str, str] = field(default_factory=dict)
+    audit_annotations: dict[str, str]
     #: A ValidatingAdmissionPolicy the apiserver stores: the status.typeChecking.expressionWarnings its
     #: status controller writes afterwards (admission.policy.typecheck.ExpressionWarning); None otherwise.
-    type_checking: list[Any] | None = None
+    type_checking: list[Any] | None
     #: This result as the run's format renders it (engine.run.RunRequest.render), made where the result is
     #: made: with --jobs in the worker process, so that the parent only joins the pieces. None: not yet.
-    rendered: Any = None
+    rendered: Any
+
+    def __init__(self, document: Document, kind: str | None, name: str | None, api_version: str | None = None,
+                 namespace: str | None = None, version: str | None = None, errors: list[FieldError] | None = None,
+                 status: str | None = None, reason: str | None = None, warnings: list[str] | None = None,
+                 strict_decoding_errors: list[str] | None = None, field_validation_warnings: list[str] | None = None,
+                 object: Any = None, pruned: list[str] | None = None, defaulted: list[str] | None = None,
+                 source_path: Callable[[tuple], tuple] | None = None, status_kind: str | None = None,
+                 crd_version: Any = None, client_error: str | None = None, notes: list[Note] | None = None,
+                 findings: list[Finding] | None = None, rule_costs: list | None = None,
+                 field_validation: str = "Strict", sent_status: str | None = None, edit: Any = None,
+                 checks: str = "validation", replaces: bool = False, code: int | None = None,
+                 status_details: dict[str, Any] | None = None, admission_notes: list[str] | None = None,
+                 audit_annotations: dict[str, str] | None = None, type_checking: list[Any] | None = None,
+                 rendered: Any = None) -> None:
+        self.document = document
+        self.kind = kind
+        self.name = name
+        self.api_version = api_version
+        self.namespace = namespace
+        self.version = version
+        self.errors = [] if errors is None else errors
+        self.status = status
+        self.reason = reason
+        self.warnings = [] if warnings is None else warnings
+        self.strict_decoding_errors = [] if strict_decoding_errors is None else strict_decoding_errors
+        self.field_validation_warnings = [] if field_validation_warnings is None else field_validation_warnings
+        self.object = object
+        self.pruned = [] if pruned is None else pruned
+        self.defaulted = [] if defaulted is None else defaulted
+        self.source_path = source_path
+        self.status_kind = status_kind
+        self.crd_version = crd_version
+        self.client_error = client_error
+        self.notes = [] if notes is None else notes
+        self.findings = [] if findings is None else findings
+        self.rule_costs = rule_costs
+        self.field_validation = field_validation
+        self.sent_status = sent_status
+        self.edit = edit
+        self.checks = checks
+        self.replaces = replaces
+        self.code = code
+        self.status_details = status_details
+        self.admission_notes = [] if admission_notes is None else admission_notes
+        self.audit_annotations = {} if audit_annotations is None else audit_annotations
+        self.type_checking = type_checking
+        self.rendered = rendered
 
     @property
     def partly_checked(self) -> bool:

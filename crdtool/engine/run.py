@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from crdtool.engine.skipped import SkipKinds, Skipped
 from crdtool.engine.validate import Operation, Request
 from crdtool.load.document import Document
+from crdtool.model.record import FrozenRecord, Record
 
 if TYPE_CHECKING:
     from crdtool.admission.chain import Chain, Inputs
@@ -39,57 +39,95 @@ class Progress(Protocol):
     def advance(self, done: int) -> None: ...
 
 
-@dataclass(frozen=True)
-class RunRequest:
+class RunRequest(FrozenRecord):
     """What to run: the inputs' documents, the CRDs named with -c, the stored objects of an update,
     and the request's options as the command line's flags give them."""
 
+    __slots__ = ("documents", "crds", "olds", "version", "namespace", "field_validation", "skip_unknown_kinds", "op",
+                 "jobs", "skip_kinds", "stored", "edits", "progress", "registry", "admission", "cache", "render")
+
     documents: Sequence[Document]
-    crds: Sequence[Document] = ()
-    olds: Sequence[Document] = ()
-    version: str | None = None
-    namespace: str | None = None
-    field_validation: str = "Strict"
-    skip_unknown_kinds: bool = False
-    op: Operation = "validate"
-    jobs: int = 1
-    skip_kinds: SkipKinds = SkipKinds()
+    crds: Sequence[Document]
+    olds: Sequence[Document]
+    version: str | None
+    namespace: str | None
+    field_validation: str
+    skip_unknown_kinds: bool
+    op: Operation
+    jobs: int
+    skip_kinds: SkipKinds
     #: `default` only: the objects as the apiserver stores them (decoded, i.e. pruned, then defaulted)
     #: instead of the defaulting step alone.
-    stored: bool = False
+    stored: bool
     #: `prune` and `default`: compute each result's file edit (Result.edit) for the diff and --write.
-    edits: bool = False
-    progress: Progress | None = None
+    edits: bool
+    progress: Progress | None
     #: The CRDs already in a registry (built once for many runs, as the conformance tests do):
     #: used instead of `crds` and the inputs' CRDs, in this process.
-    registry: Registry | None = None
+    registry: Registry | None
     #: `validate`: admission's documents named apart (`--admission`) and options; the inputs'
     #: configurations are used with or without it.
-    admission: Inputs | None = None
+    admission: Inputs | None
     #: The persistent cache of CRD verdicts (crdtool.cache); None: none.
-    cache: Cache | None = None
+    cache: Cache | None
     #: The output format's rendering of one object's result (report.registry.per_result), applied where
     #: the result is made (Result.rendered): with `jobs`, the workers render in parallel what the
     #: parent would otherwise render alone at the end. None: the format renders every result itself.
-    render: Callable[[Result], Any] | None = None
+    render: Callable[[Result], Any] | None
+
+    def __init__(self, documents: Sequence[Document], crds: Sequence[Document] = (), olds: Sequence[Document] = (),
+                 version: str | None = None, namespace: str | None = None, field_validation: str = "Strict",
+                 skip_unknown_kinds: bool = False, op: Operation = "validate", jobs: int = 1,
+                 skip_kinds: SkipKinds = SkipKinds(),  # noqa: B008 (one shared immutable default, as before)
+                 stored: bool = False, edits: bool = False, progress: Progress | None = None,
+                 registry: Registry | None = None, admission: Inputs | None = None, cache: Cache | None = None,
+                 render: Callable[[Result], Any] | None = None) -> None:
+        self.documents = documents
+        self.crds = crds
+        self.olds = olds
+        self.version = version
+        self.namespace = namespace
+        self.field_validation = field_validation
+        self.skip_unknown_kinds = skip_unknown_kinds
+        self.op = op
+        self.jobs = jobs
+        self.skip_kinds = skip_kinds
+        self.stored = stored
+        self.edits = edits
+        self.progress = progress
+        self.registry = registry
+        self.admission = admission
+        self.cache = cache
+        self.render = render
 
 
-@dataclass
-class RunOutcome:
+class RunOutcome(Record):
     """The results of a run: CRD lint results, object results, and what was not checked."""
+
+    __slots__ = ("crd_results", "results", "skipped", "refused_crds", "crd_notes", "admission_notes")
 
     #: The CRDs among the inputs (linted).
     crd_results: list[Result]
     #: The objects' results, in input order.
     results: list[Result]
     #: Documents not checked, each with its reason (engine.skipped).
-    skipped: list[Skipped] = field(default_factory=list)
+    skipped: list[Skipped]
     #: CRDs named with -c (not among the inputs) that the apiserver would refuse.
-    refused_crds: list[Result] = field(default_factory=list)
+    refused_crds: list[Result]
     #: What crdtool could not check in the CRDs named with -c (rules it cannot evaluate), always shown.
-    crd_notes: list[str] = field(default_factory=list)
+    crd_notes: list[str]
     #: What admission could not do as the apiserver would (each once), always shown.
-    admission_notes: list[str] = field(default_factory=list)
+    admission_notes: list[str]
+
+    def __init__(self, crd_results: list[Result], results: list[Result], skipped: list[Skipped] | None = None,
+                 refused_crds: list[Result] | None = None, crd_notes: list[str] | None = None,
+                 admission_notes: list[str] | None = None) -> None:
+        self.crd_results = crd_results
+        self.results = results
+        self.skipped = [] if skipped is None else skipped
+        self.refused_crds = [] if refused_crds is None else refused_crds
+        self.crd_notes = [] if crd_notes is None else crd_notes
+        self.admission_notes = [] if admission_notes is None else admission_notes
 
     @property
     def notes(self) -> list[str]:

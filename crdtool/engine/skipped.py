@@ -8,10 +8,10 @@ checks is an error unless the user asks for that (`--allow-empty`).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
 from crdtool.load.document import Document
 from crdtool.model.groupversion import group_of
+from crdtool.model.record import FrozenRecord
 
 #: reason -> (JSON key, how the summary names such documents: singular, plural).
 REASONS: dict[str, tuple[str, str, str]] = {
@@ -24,9 +24,10 @@ REASONS: dict[str, tuple[str, str, str]] = {
 }
 
 
-@dataclass(frozen=True)
-class Skipped:
+class Skipped(FrozenRecord):
     """One document passed over: where it is, what it is, and why (a key of REASONS)."""
+
+    __slots__ = ("source", "index", "api_version", "kind", "reason", "detail")
 
     source: str
     index: int
@@ -34,6 +35,14 @@ class Skipped:
     kind: object
     reason: str
     detail: str
+
+    def __init__(self, source: str, index: int, api_version: object, kind: object, reason: str, detail: str) -> None:
+        self.source = source
+        self.index = index
+        self.api_version = api_version
+        self.kind = kind
+        self.reason = reason
+        self.detail = detail
 
     def note(self) -> str:
         """The line `-v` prints for it."""
@@ -43,13 +52,18 @@ class Skipped:
 
 
 
-@dataclass(frozen=True)
-class SkipKinds:
+class SkipKinds(FrozenRecord):
     """The settings' `skip-kinds`: kinds not to check (`Kind` or `Kind.group`), and the settings
     file naming them (said in each skipped document's reason)."""
 
-    kinds: tuple[str, ...] = ()
-    source: str | None = None
+    __slots__ = ("kinds", "source")
+
+    kinds: tuple[str, ...]
+    source: str | None
+
+    def __init__(self, kinds: tuple[str, ...] = (), source: str | None = None) -> None:
+        self.kinds = kinds
+        self.source = source
 
     def skips(self, kind: object, api_version: object) -> bool:
         """Whether a document of this kind is not to be checked."""

@@ -20,7 +20,6 @@ metadata does not decode.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from crdtool.engine.registry import Registry, ServedVersion
@@ -32,6 +31,7 @@ from crdtool.model.gofmt import go_json
 from crdtool.model.groupversion import from_api_version_and_kind, group_of
 from crdtool.model.jsonvalue import json_copy
 from crdtool.model.notes import Note
+from crdtool.model.record import FrozenRecord, replace
 
 if TYPE_CHECKING:
     from crdtool.admission.chain import Chain
@@ -40,14 +40,21 @@ if TYPE_CHECKING:
 Operation = Literal["validate", "prune", "default"]
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(FrozenRecord):
     """What the user asked for: the version to validate against, the namespace of the request
     (None: the object's own, else `default`, as kubectl sends it), fieldValidation."""
 
-    version: str | None = None
-    namespace: str | None = None
-    field_validation: str = "Strict"
+    __slots__ = ("version", "namespace", "field_validation")
+
+    version: str | None
+    namespace: str | None
+    field_validation: str
+
+    def __init__(self, version: str | None = None, namespace: str | None = None,
+                 field_validation: str = "Strict") -> None:
+        self.version = version
+        self.namespace = namespace
+        self.field_validation = field_validation
 
 
 

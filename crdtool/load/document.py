@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from crdtool.model.path import Path, Segment
+from crdtool.model.record import Record
 
 if TYPE_CHECKING:
     from yaml.nodes import Node
@@ -27,8 +27,7 @@ class DuplicateKey(NamedTuple):
     json_path: str | None = None
 
 
-@dataclass(slots=True)
-class Document:
+class Document(Record):
     """One object from an input.
 
     `data` is the object as the apiserver would decode it. `locate` maps a field path
@@ -36,16 +35,30 @@ class Document:
     `duplicate_keys` holds the keys given again, in go-yaml's order.
     """
 
+    __slots__ = ("source", "index", "data", "text", "locator", "item", "duplicate_keys", "stream_nodes")
+
     source: str
     index: int
     data: Any
-    text: str = ""
-    locator: Locator | None = None
-    item: int | None = None
-    duplicate_keys: list[DuplicateKey] = field(default_factory=list)
+    text: str
+    locator: Locator | None
+    item: int | None
+    duplicate_keys: list[DuplicateKey]
     #: The root nodes of every document of the text's stream (load.sources.StreamNodes), for the edits
     #: --write makes; None for JSON and for documents made by crdtool (the edit composes the text itself).
-    stream_nodes: Callable[[], list[Node | None]] | None = None
+    stream_nodes: Callable[[], list[Node | None]] | None
+
+    def __init__(self, source: str, index: int, data: Any, text: str = "", locator: Locator | None = None,
+                 item: int | None = None, duplicate_keys: list[DuplicateKey] | None = None,
+                 stream_nodes: Callable[[], list[Node | None]] | None = None) -> None:
+        self.source = source
+        self.index = index
+        self.data = data
+        self.text = text
+        self.locator = locator
+        self.item = item
+        self.duplicate_keys = [] if duplicate_keys is None else duplicate_keys
+        self.stream_nodes = stream_nodes
 
     @property
     def kind(self) -> str | None:

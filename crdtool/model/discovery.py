@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from typing import Any
 
 from crdtool.model.gofmt import go_quote
 from crdtool.model.groupversion import GroupVersion, GroupVersionError, group_of, parse_group_version
+from crdtool.model.record import FrozenRecord
 
 KUBERNETES_VERSION = "1.36"
 _DATA_FILE = f"discovery-{KUBERNETES_VERSION}.json"
@@ -46,9 +46,11 @@ class Status(Enum):
     INVALID = "invalid"            # empty, or an apiVersion ParseGroupVersion refuses
 
 
-@dataclass(frozen=True)
-class BuiltinKind:
+class BuiltinKind(FrozenRecord):
     """One served resource as discovery describes it."""
+
+    __slots__ = ("group", "version", "kind", "resource", "singular", "namespaced", "short_names", "subresources",
+                 "categories")
 
     group: str
     version: str
@@ -56,9 +58,22 @@ class BuiltinKind:
     resource: str  # plural
     singular: str
     namespaced: bool
-    short_names: tuple[str, ...] = ()
-    subresources: tuple[str, ...] = ()
-    categories: tuple[str, ...] = ()
+    short_names: tuple[str, ...]
+    subresources: tuple[str, ...]
+    categories: tuple[str, ...]
+
+    def __init__(self, group: str, version: str, kind: str, resource: str, singular: str, namespaced: bool,
+                 short_names: tuple[str, ...] = (), subresources: tuple[str, ...] = (),
+                 categories: tuple[str, ...] = ()) -> None:
+        self.group = group
+        self.version = version
+        self.kind = kind
+        self.resource = resource
+        self.singular = singular
+        self.namespaced = namespaced
+        self.short_names = short_names
+        self.subresources = subresources
+        self.categories = categories
 
     @property
     def api_version(self) -> str:
@@ -66,8 +81,7 @@ class BuiltinKind:
         return str(GroupVersion(self.group, self.version))
 
 
-@dataclass(frozen=True)
-class KindLookup:
+class KindLookup(FrozenRecord):
     """The answer for one apiVersion and kind.
 
     `builtin` is set when SERVED. For NOT_SERVED, `removed_in` is the release that stopped serving
@@ -77,15 +91,30 @@ class KindLookup:
     is ParseGroupVersion's message (None for an empty apiVersion or kind).
     """
 
+    __slots__ = ("status", "group", "version", "kind", "builtin", "removed_in", "replacement", "enableable", "error")
+
     status: Status
     group: str
     version: str
     kind: str
-    builtin: BuiltinKind | None = None
-    removed_in: str | None = None
-    replacement: str | None = None
-    enableable: bool = False
-    error: str | None = None
+    builtin: BuiltinKind | None
+    removed_in: str | None
+    replacement: str | None
+    enableable: bool
+    error: str | None
+
+    def __init__(self, status: Status, group: str, version: str, kind: str, builtin: BuiltinKind | None = None,
+                 removed_in: str | None = None, replacement: str | None = None, enableable: bool = False,
+                 error: str | None = None) -> None:
+        self.status = status
+        self.group = group
+        self.version = version
+        self.kind = kind
+        self.builtin = builtin
+        self.removed_in = removed_in
+        self.replacement = replacement
+        self.enableable = enableable
+        self.error = error
 
     @property
     def is_builtin(self) -> bool:
@@ -189,12 +218,20 @@ def printed_kind(api_version: object, kind: object) -> str:
 
 # ---------------------------------------------------------------- the data
 
-@dataclass(frozen=True)
-class _Catalog:
+class _Catalog(FrozenRecord):
+    __slots__ = ("groups", "served", "not_served", "ordered")
+
     groups: frozenset[str]
     served: dict[tuple[str, str], dict[str, BuiltinKind]]
     not_served: dict[tuple[str, str], dict[str, Any]]
     ordered: tuple[BuiltinKind, ...]
+
+    def __init__(self, groups: frozenset[str], served: dict[tuple[str, str], dict[str, BuiltinKind]],
+                 not_served: dict[tuple[str, str], dict[str, Any]], ordered: tuple[BuiltinKind, ...]) -> None:
+        self.groups = groups
+        self.served = served
+        self.not_served = not_served
+        self.ordered = ordered
 
 
 @cache

@@ -5,11 +5,11 @@ character for character, and the status texts the apiserver builds from a list o
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import Any
 
 from crdtool.model.gofmt import go_json, go_quote, go_value
 from crdtool.model.path import Path
+from crdtool.model.record import Record
 
 #: rest.BeforeCreate/BeforeUpdate's 400 for an object whose namespace is not the request's.
 NAMESPACE_MISMATCH = "the namespace of the provided object does not match the namespace sent on the request"
@@ -55,14 +55,21 @@ OMIT = _Omit()
 _VALUE_FREE = {ErrorType.REQUIRED, ErrorType.FORBIDDEN, ErrorType.TOO_LONG, ErrorType.TOO_SHORT, ErrorType.INTERNAL}
 
 
-@dataclass(slots=True)
-class FieldError:
+class FieldError(Record):
     """One field.Error. `path` keeps the structure needed to find the source node."""
+
+    __slots__ = ("type", "path", "bad_value", "detail")
 
     type: ErrorType
     path: Path | str
-    bad_value: Any = ""
-    detail: str = ""
+    bad_value: Any
+    detail: str
+
+    def __init__(self, type: ErrorType, path: Path | str, bad_value: Any = "", detail: str = "") -> None:
+        self.type = type
+        self.path = path
+        self.bad_value = bad_value
+        self.detail = detail
 
     @property
     def field(self) -> str:

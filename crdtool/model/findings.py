@@ -4,19 +4,25 @@ severity, kept apart from the apiserver's field errors so that no one mistakes o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from crdtool.model.path import Path
+from crdtool.model.record import FrozenRecord
 
 #: The severities a finding may have, most severe first (a configuration may change them per code).
 SEVERITIES = ("error", "warning", "info")
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(FrozenRecord):
     """One finding at a field of the document: `code` names the rule (e.g. `served-version-removed`)."""
+
+    __slots__ = ("code", "severity", "path", "message")
 
     code: str
     severity: str
     path: Path
     message: str
+
+    def __init__(self, code: str, severity: str, path: Path, message: str) -> None:
+        self.code = code
+        self.severity = severity
+        self.path = path
+        self.message = message

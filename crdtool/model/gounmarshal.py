@@ -41,10 +41,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from crdtool.model.gofmt import go_json, go_json_kind, go_quote
+from crdtool.model.record import Record
 
 __all__ = [
     "BOOL", "BYTES", "FLOAT64", "INT32", "INT64", "K_ANY", "K_BOOL", "K_BYTES", "K_CUSTOM", "K_FLOAT", "K_INT",
@@ -412,14 +412,20 @@ def _base64_error(src: bytes) -> int | None:
     return None
 
 
-@dataclass(slots=True)
-class Decoded:
+class Decoded(Record):
     """What json.Unmarshal made of a value: the decoded value (None when decoding failed), the error
     it returns (None on success), and strict decoding's errors (empty when decoding failed)."""
 
+    __slots__ = ("value", "error", "strict_errors")
+
     value: Any
-    error: UnmarshalError | None = None
-    strict_errors: list[str] = field(default_factory=list)
+    error: UnmarshalError | None
+    strict_errors: list[str]
+
+    def __init__(self, value: Any, error: UnmarshalError | None = None, strict_errors: list[str] | None = None) -> None:
+        self.value = value
+        self.error = error
+        self.strict_errors = [] if strict_errors is None else strict_errors
 
 
 def unmarshal(value: Any, t: GoType, *, strict: bool = False, sorted_keys: bool = False, fold_case: bool = False,

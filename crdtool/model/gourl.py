@@ -14,10 +14,9 @@ Go 1.26 made colons in a host strict for http and https (`http://a:1:2/` is an i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from crdtool.model.gofmt import go_quote
 from crdtool.model.netip import AddrError, parse_addr
+from crdtool.model.record import Record
 
 __all__ = ["URL", "URLError", "escape", "is_request_uri", "parse", "parse_query", "parse_request_uri", "unescape"]
 
@@ -44,21 +43,38 @@ class _Fail(Exception):
     """A parse failure's reason, before url.Error wraps it with the URL."""
 
 
-@dataclass(slots=True)
-class URL:
+class URL(Record):
     """url.URL (the text fields hold Go's strings; `user` is None or (username, password or None))."""
 
-    scheme: str = ""
-    opaque: str = ""
-    user: tuple[str, str | None] | None = None
-    host: str = ""
-    path: str = ""
-    raw_path: str = ""
-    omit_host: bool = False
-    force_query: bool = False
-    raw_query: str = ""
-    fragment: str = ""
-    raw_fragment: str = field(default="")
+    __slots__ = ("scheme", "opaque", "user", "host", "path", "raw_path", "omit_host", "force_query", "raw_query",
+                 "fragment", "raw_fragment")
+
+    scheme: str
+    opaque: str
+    user: tuple[str, str | None] | None
+    host: str
+    path: str
+    raw_path: str
+    omit_host: bool
+    force_query: bool
+    raw_query: str
+    fragment: str
+    raw_fragment: str
+
+    def __init__(self, scheme: str = "", opaque: str = "", user: tuple[str, str | None] | None = None,
+                 host: str = "", path: str = "", raw_path: str = "", omit_host: bool = False,
+                 force_query: bool = False, raw_query: str = "", fragment: str = "", raw_fragment: str = "") -> None:
+        self.scheme = scheme
+        self.opaque = opaque
+        self.user = user
+        self.host = host
+        self.path = path
+        self.raw_path = raw_path
+        self.omit_host = omit_host
+        self.force_query = force_query
+        self.raw_query = raw_query
+        self.fragment = fragment
+        self.raw_fragment = raw_fragment
 
     def user_string(self) -> str:
         """Userinfo.String(): the username and password escaped for a URL."""

@@ -8,9 +8,8 @@ too (strings that are not UTF-8 arrive here with surrogate escapes).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from crdtool.model.gofmt import go_quote
+from crdtool.model.record import FrozenRecord
 
 __all__ = ["Addr", "AddrError", "PrefixError", "parse_addr", "parse_prefix"]
 
@@ -25,13 +24,19 @@ class AddrError(ValueError):
         super().__init__(f"ParseAddr({quoted}): {msg}" + (f" (at {go_quote(_text(at))})" if at else ""))
 
 
-@dataclass(frozen=True, slots=True)
-class Addr:
+class Addr(FrozenRecord):
     """An address: its 32 or 128 bits, whether it is IPv4, and an IPv6 zone."""
+
+    __slots__ = ("value", "is4", "zone")
 
     value: int
     is4: bool
-    zone: str = ""
+    zone: str
+
+    def __init__(self, value: int, is4: bool, zone: str = "") -> None:
+        self.value = value
+        self.is4 = is4
+        self.zone = zone
 
     @property
     def is4in6(self) -> bool:

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from crdtool.model.path import Path
+from crdtool.model.record import FrozenRecord
 
 
-@dataclass(frozen=True, slots=True)
-class Note:
+class Note(FrozenRecord):
     """Something crdtool could not check, at a field of the document."""
+
+    __slots__ = ("path", "message")
 
     path: Path
     message: str
+
+    def __init__(self, path: Path, message: str) -> None:
+        self.path = path
+        self.message = message

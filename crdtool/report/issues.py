@@ -4,9 +4,8 @@ order of the document."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from crdtool.engine.results import Result
+from crdtool.model.record import FrozenRecord
 
 #: Rule ids beside the field errors' own (`FieldValueInvalid`, ...) and the findings' codes.
 STRICT = "StrictDecodingError"
@@ -18,10 +17,11 @@ TYPE_CHECKING = "TypeChecking"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
-@dataclass(frozen=True, slots=True)
-class Issue:
+class Issue(FrozenRecord):
     """One finding: `rule` its id, `level` error, warning or note, `message` the apiserver's words
     (or crdtool's, for notes and findings), `position` 1-based (line, column) or None."""
+
+    __slots__ = ("rule", "level", "message", "source", "position", "category", "title", "severity", "detail")
 
     rule: str
     level: str
@@ -32,11 +32,23 @@ class Issue:
     #: "typecheck" (a policy's status.typeChecking warning).
     category: str
     #: The field.ErrorType's text (`Invalid value`) for a field error, else "".
-    title: str = ""
+    title: str
     #: crdtool's severity (error, warning, info or note): the level, with a finding's `info` kept.
-    severity: str = ""
+    severity: str
     #: A strict-decoding finding's own words (`unknown field "spec.x"`), which each format prefixes its way.
-    detail: str = ""
+    detail: str
+
+    def __init__(self, rule: str, level: str, message: str, source: str, position: tuple[int, int] | None,
+                 category: str, title: str = "", severity: str = "", detail: str = "") -> None:
+        self.rule = rule
+        self.level = level
+        self.message = message
+        self.source = source
+        self.position = position
+        self.category = category
+        self.title = title
+        self.severity = severity
+        self.detail = detail
 
 
 def issues(result: Result) -> list[Issue]:

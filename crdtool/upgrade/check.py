@@ -12,7 +12,7 @@ CRD's scope and kind are immutable.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -22,6 +22,7 @@ from crdtool.engine.results import Result
 from crdtool.load import Document
 from crdtool.load.sources import without_cyclic_gc
 from crdtool.model.findings import Finding
+from crdtool.model.record import replace
 from crdtool.upgrade.crd_diff import diff_crds
 from crdtool.upgrade.pairing import index_by_name
 from crdtool.upgrade.rules import to_finding

@@ -4,7 +4,9 @@ written by two runs at once), and it spares the work it promises to spare."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import importlib
 import os
 import pickle
 import shutil
@@ -356,6 +358,21 @@ def test_a_warm_one_object_run_imports_no_admission_plugin_nor_rule_checking(tmp
     assert cold.code == warm.code == 1
     assert cold.modules  # cold: the rules are checked
     assert warm.modules == []
+
+
+def test_a_warm_one_object_run_imports_no_dataclass(tmp_path: Path) -> None:
+    """The records of a `validate` of one object against a CRD with rules are Records (model/record.py):
+    a dataclass's methods are compiled as its module is imported, at a cost the start-up pays."""
+    args = ["validate", "-c", str(FIXTURES / "crontab-cel" / "crd.yaml"),
+            str(FIXTURES / "crontab-cel" / "invalid.yaml")]
+    env = {**os.environ, "CRDTOOL_CACHE_DIR": str(tmp_path / "cache")}
+    imported_by(["--no-config", *args], (), env=env, cwd=ROOT)
+    warm = imported_by(["--no-config", *args], ("crdtool",), env=env, cwd=ROOT)
+    assert warm.code == 1 and "crdtool.engine.results" in warm.modules and "crdtool.cel.compiler" in warm.modules
+    dataclasses_defined = [f"{name}.{value.__qualname__}" for name in warm.modules
+                           for value in vars(importlib.import_module(name)).values()
+                           if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == name]
+    assert dataclasses_defined == []
 
 
 def test_a_cold_run_stores_all_a_warm_run_reads(tmp_path: Path) -> None:

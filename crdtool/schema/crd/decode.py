@@ -27,7 +27,6 @@ them as read-only.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from crdtool.model.gofmt import json_unsupported_value
@@ -61,13 +60,13 @@ from crdtool.model.gounmarshal import (
 )
 from crdtool.model.jsonvalue import deep_equal, holds_null
 from crdtool.model.metav1 import OBJECT_META, TIME
+from crdtool.model.record import Record
 from crdtool.schema.crd.nodes import iter_schemas
 
 __all__ = ["MISSING", "DecodeResult", "decode_crd", "semantic_equal"]
 
 
-@dataclass(slots=True)
-class DecodeResult:
+class DecodeResult(Record):
     """What the apiserver's decoding made of a CRD document.
 
     `crd` is the typed view (None when decoding failed). `error` is the decoding error text
@@ -79,10 +78,19 @@ class DecodeResult:
     order (empty when decoding failed: strict errors are not reported then).
     """
 
+    __slots__ = ("crd", "error", "unknown_fields", "unrecognized")
+
     crd: dict | None
-    error: str | None = None
-    unknown_fields: list[str] = field(default_factory=list)
-    unrecognized: bool = False
+    error: str | None
+    unknown_fields: list[str]
+    unrecognized: bool
+
+    def __init__(self, crd: dict | None, error: str | None = None, unknown_fields: list[str] | None = None,
+                 unrecognized: bool = False) -> None:
+        self.crd = crd
+        self.error = error
+        self.unknown_fields = [] if unknown_fields is None else unknown_fields
+        self.unrecognized = unrecognized
 
 
 # ---------------------------------------------------------------- the Go types

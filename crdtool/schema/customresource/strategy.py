@@ -27,7 +27,6 @@ the stored object's, as a patch (kubectl apply) does.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from crdtool.model.errors import NAMESPACE_MISMATCH, ErrorType, FieldError
@@ -35,6 +34,7 @@ from crdtool.model.gofmt import go_quote, go_type_name, go_value
 from crdtool.model.jsonvalue import deep_equal
 from crdtool.model.notes import Note
 from crdtool.model.path import Path
+from crdtool.model.record import FrozenRecord
 from crdtool.schema.apimachinery.names import is_qualified_name, name_is_dns_subdomain, validate_path_segment_name
 from crdtool.schema.apimachinery.objectmeta import validate_object_meta, validate_object_meta_update
 from crdtool.schema.listtype.validation import ListTypes
@@ -67,17 +67,23 @@ _GENERATED_SUFFIX = "x7b2k"
 _METADATA = Path.root("metadata")
 
 
-@dataclass(frozen=True, slots=True)
-class ScaleSubresource:
+class ScaleSubresource(FrozenRecord):
     """A version's `subresources.scale`: JSON paths like `.spec.replicas`."""
+
+    __slots__ = ("spec_replicas_path", "status_replicas_path", "label_selector_path")
 
     spec_replicas_path: str
     status_replicas_path: str
-    label_selector_path: str | None = None
+    label_selector_path: str | None
+
+    def __init__(self, spec_replicas_path: str, status_replicas_path: str, label_selector_path: str | None = None
+                 ) -> None:
+        self.spec_replicas_path = spec_replicas_path
+        self.status_replicas_path = status_replicas_path
+        self.label_selector_path = label_selector_path
 
 
-@dataclass(frozen=True)
-class ResourceContext:
+class ResourceContext(FrozenRecord):
     """What the apiserver's strategy knows about one served version of a custom resource.
 
     group, version, kind, plural: the CRD's names (status texts name `Kind.group`);
@@ -87,6 +93,9 @@ class ResourceContext:
     The list-type checks are prepared once, at construction.
     """
 
+    __slots__ = ("group", "version", "kind", "plural", "namespaced", "structural", "validator", "status_enabled",
+                 "scale", "list_types", "has_rules")
+
     group: str
     version: str
     kind: str
@@ -94,14 +103,26 @@ class ResourceContext:
     namespaced: bool
     structural: Structural | None
     validator: Validator
-    status_enabled: bool = False
-    scale: ScaleSubresource | None = None
-    list_types: ListTypes = field(init=False, repr=False)
-    has_rules: bool = field(init=False, repr=False)
+    status_enabled: bool
+    scale: ScaleSubresource | None
+    #: Made from `structural` at construction.
+    list_types: ListTypes
+    has_rules: bool
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "list_types", ListTypes(self.structural))
-        object.__setattr__(self, "has_rules", has_rules(self.structural))
+    def __init__(self, group: str, version: str, kind: str, plural: str, namespaced: bool,
+                 structural: Structural | None, validator: Validator, status_enabled: bool = False,
+                 scale: ScaleSubresource | None = None) -> None:
+        self.group = group
+        self.version = version
+        self.kind = kind
+        self.plural = plural
+        self.namespaced = namespaced
+        self.structural = structural
+        self.validator = validator
+        self.status_enabled = status_enabled
+        self.scale = scale
+        self.list_types = ListTypes(structural)
+        self.has_rules = has_rules(structural)
 
     @property
     def api_version(self) -> str:

@@ -16,11 +16,11 @@ metadata of embedded resources (which the CRD's own validation lets through).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from crdtool.model.jsonvalue import json_copy
 from crdtool.model.memo import IdentityMemo
+from crdtool.model.record import replace
 from crdtool.schema.pruning.algorithm import META_FIELDS, prune_object_meta, prune_values
 from crdtool.schema.structural.structural import Structural
 

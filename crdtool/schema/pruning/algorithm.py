@@ -26,10 +26,10 @@ to report them (an error there refuses the request, so the order changes no answ
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from crdtool.model.jsonvalue import deep_equal, json_copy
+from crdtool.model.record import Record
 from crdtool.schema.structural.structural import Structural, as_resource_root
 
 __all__ = ["META_FIELDS", "OBJECT_META_FIELDS", "PruneResult", "prune", "prune_non_nullable_nulls", "prune_object_meta",
@@ -50,13 +50,18 @@ OBJECT_META_FIELDS: dict[str, frozenset[str] | None] = {
 }
 
 
-@dataclass(slots=True)
-class PruneResult:
+class PruneResult(Record):
     """What pruning removed: `pruned` holds the paths in the apiserver's order, `unknown_fields`
     the same as the apiserver's strict-decoding texts (`unknown field "spec.x"`)."""
 
-    pruned: list[str] = field(default_factory=list)
-    unknown_fields: list[str] = field(default_factory=list)
+    __slots__ = ("pruned", "unknown_fields")
+
+    pruned: list[str]
+    unknown_fields: list[str]
+
+    def __init__(self, pruned: list[str] | None = None, unknown_fields: list[str] | None = None) -> None:
+        self.pruned = [] if pruned is None else pruned
+        self.unknown_fields = [] if unknown_fields is None else unknown_fields
 
 
 def prune(obj: dict, schema: Structural | None, *, is_resource_root: bool = True) -> PruneResult:

@@ -23,11 +23,11 @@ checks a rule's fieldPath and a version's selectableFields; `has_rules` is hasXV
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from crdtool.model.memo import IdentityMemo
 from crdtool.model.path import Path
+from crdtool.model.record import Record, replace
 
 EMPTY: tuple = ()
 
@@ -36,30 +36,67 @@ class NotStructuralError(ValueError):
     """NewStructural's error: the schema uses a field a structural schema cannot represent."""
 
 
-@dataclass(slots=True, eq=False)
-class ValueValidation:
+class ValueValidation(Record):
     """The fields that validate a value without contributing to its shape."""
 
-    format: str = ""
-    maximum: float | int | None = None
-    exclusive_maximum: bool = False
-    minimum: float | int | None = None
-    exclusive_minimum: bool = False
-    max_length: int | None = None
-    min_length: int | None = None
-    pattern: str = ""
-    max_items: int | None = None
-    min_items: int | None = None
-    unique_items: bool = False
-    multiple_of: float | int | None = None
-    enum: list | None = None
-    max_properties: int | None = None
-    min_properties: int | None = None
-    required: list[str] | None = None
-    all_of: list[NestedValueValidation] | tuple = EMPTY
-    one_of: list[NestedValueValidation] | tuple = EMPTY
-    any_of: list[NestedValueValidation] | tuple = EMPTY
-    not_: NestedValueValidation | None = None
+    __slots__ = ("format", "maximum", "exclusive_maximum", "minimum", "exclusive_minimum", "max_length", "min_length",
+                 "pattern", "max_items", "min_items", "unique_items", "multiple_of", "enum", "max_properties",
+                 "min_properties", "required", "all_of", "one_of", "any_of", "not_")
+
+    format: str
+    maximum: float | int | None
+    exclusive_maximum: bool
+    minimum: float | int | None
+    exclusive_minimum: bool
+    max_length: int | None
+    min_length: int | None
+    pattern: str
+    max_items: int | None
+    min_items: int | None
+    unique_items: bool
+    multiple_of: float | int | None
+    enum: list | None
+    max_properties: int | None
+    min_properties: int | None
+    required: list[str] | None
+    all_of: list[NestedValueValidation] | tuple
+    one_of: list[NestedValueValidation] | tuple
+    any_of: list[NestedValueValidation] | tuple
+    not_: NestedValueValidation | None
+
+    # identity, not fields: schema nodes are remembered by identity (IdentityMemo), as the eq=False dataclass was
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+    def __init__(self, format: str = "", maximum: float | int | None = None, exclusive_maximum: bool = False,
+                 minimum: float | int | None = None, exclusive_minimum: bool = False, max_length: int | None = None,
+                 min_length: int | None = None, pattern: str = "", max_items: int | None = None,
+                 min_items: int | None = None, unique_items: bool = False, multiple_of: float | int | None = None,
+                 enum: list | None = None, max_properties: int | None = None, min_properties: int | None = None,
+                 required: list[str] | None = None, all_of: list[NestedValueValidation] | tuple = EMPTY,
+                 one_of: list[NestedValueValidation] | tuple = EMPTY,
+                 any_of: list[NestedValueValidation] | tuple = EMPTY,
+                 not_: NestedValueValidation | None = None) -> None:
+        self.format = format
+        self.maximum = maximum
+        self.exclusive_maximum = exclusive_maximum
+        self.minimum = minimum
+        self.exclusive_minimum = exclusive_minimum
+        self.max_length = max_length
+        self.min_length = min_length
+        self.pattern = pattern
+        self.max_items = max_items
+        self.min_items = min_items
+        self.unique_items = unique_items
+        self.multiple_of = multiple_of
+        self.enum = enum
+        self.max_properties = max_properties
+        self.min_properties = min_properties
+        self.required = required
+        self.all_of = all_of
+        self.one_of = one_of
+        self.any_of = any_of
+        self.not_ = not_
 
     def is_empty(self) -> bool:
         """Whether every field has its zero value (Go's `reflect.DeepEqual(v, ValueValidation{})`)."""
@@ -71,27 +108,66 @@ class ValueValidation:
                 and not self.all_of and not self.one_of and not self.any_of and self.not_ is None)
 
 
-@dataclass(slots=True, eq=False)
 class NestedValueValidation(ValueValidation):
     """A schema under allOf/anyOf/oneOf/not. Its structural fields are kept only to be reported:
     a structural schema must leave them unset (the `Forbidden*` fields of the Go type)."""
 
-    items: NestedValueValidation | None = None
-    properties: dict[str, NestedValueValidation] | None = None
-    additional_properties: NestedValueValidation | bool | None = None
-    type: str = ""
-    description: str = ""
-    title: str = ""
-    default: Any = None
-    nullable: bool = False
-    x_preserve_unknown_fields: bool = False
-    x_embedded_resource: bool = False
-    x_int_or_string: bool = False
-    x_list_map_keys: list[str] | None = None
-    x_list_type: str | None = None
-    x_map_type: str | None = None
-    x_validations: list[dict] | None = None
-    raw: dict | None = None
+    __slots__ = ("items", "properties", "additional_properties", "type", "description", "title", "default",
+                 "nullable", "x_preserve_unknown_fields", "x_embedded_resource", "x_int_or_string", "x_list_map_keys",
+                 "x_list_type", "x_map_type", "x_validations", "raw")
+
+    items: NestedValueValidation | None
+    properties: dict[str, NestedValueValidation] | None
+    additional_properties: NestedValueValidation | bool | None
+    type: str
+    description: str
+    title: str
+    default: Any
+    nullable: bool
+    x_preserve_unknown_fields: bool
+    x_embedded_resource: bool
+    x_int_or_string: bool
+    x_list_map_keys: list[str] | None
+    x_list_type: str | None
+    x_map_type: str | None
+    x_validations: list[dict] | None
+    raw: dict | None
+
+    def __init__(self, format: str = "", maximum: float | int | None = None, exclusive_maximum: bool = False,
+                 minimum: float | int | None = None, exclusive_minimum: bool = False, max_length: int | None = None,
+                 min_length: int | None = None, pattern: str = "", max_items: int | None = None,
+                 min_items: int | None = None, unique_items: bool = False, multiple_of: float | int | None = None,
+                 enum: list | None = None, max_properties: int | None = None, min_properties: int | None = None,
+                 required: list[str] | None = None, all_of: list[NestedValueValidation] | tuple = EMPTY,
+                 one_of: list[NestedValueValidation] | tuple = EMPTY,
+                 any_of: list[NestedValueValidation] | tuple = EMPTY,
+                 not_: NestedValueValidation | None = None, items: NestedValueValidation | None = None,
+                 properties: dict[str, NestedValueValidation] | None = None,
+                 additional_properties: NestedValueValidation | bool | None = None, type: str = "",
+                 description: str = "", title: str = "", default: Any = None, nullable: bool = False,
+                 x_preserve_unknown_fields: bool = False, x_embedded_resource: bool = False,
+                 x_int_or_string: bool = False, x_list_map_keys: list[str] | None = None,
+                 x_list_type: str | None = None, x_map_type: str | None = None,
+                 x_validations: list[dict] | None = None, raw: dict | None = None) -> None:
+        super().__init__(format, maximum, exclusive_maximum, minimum, exclusive_minimum, max_length, min_length,
+                         pattern, max_items, min_items, unique_items, multiple_of, enum, max_properties,
+                         min_properties, required, all_of, one_of, any_of, not_)
+        self.items = items
+        self.properties = properties
+        self.additional_properties = additional_properties
+        self.type = type
+        self.description = description
+        self.title = title
+        self.default = default
+        self.nullable = nullable
+        self.x_preserve_unknown_fields = x_preserve_unknown_fields
+        self.x_embedded_resource = x_embedded_resource
+        self.x_int_or_string = x_int_or_string
+        self.x_list_map_keys = x_list_map_keys
+        self.x_list_type = x_list_type
+        self.x_map_type = x_map_type
+        self.x_validations = x_validations
+        self.raw = raw
 
     def only_type(self, type_name: str) -> bool:
         """Whether this is exactly `{type: <type_name>}` (the int-or-string anyOf branches)."""
@@ -103,27 +179,60 @@ class NestedValueValidation(ValueValidation):
                 and self.x_map_type is None and self.x_validations is None)
 
 
-@dataclass(slots=True, eq=False)
-class Structural:
+class Structural(Record):
     """One node of a structural schema."""
 
-    type: str = ""
-    description: str = ""
-    title: str = ""
-    default: Any = None
-    nullable: bool = False
-    items: Structural | None = None
-    properties: dict[str, Structural] = field(default_factory=dict)
-    additional_properties: Structural | bool | None = None
-    x_preserve_unknown_fields: bool = False
-    x_embedded_resource: bool = False
-    x_int_or_string: bool = False
-    x_list_map_keys: list[str] | None = None
-    x_list_type: str | None = None
-    x_map_type: str | None = None
-    x_validations: list[dict] | None = None
-    value_validation: ValueValidation | None = None
-    raw: dict | None = None
+    __slots__ = ("type", "description", "title", "default", "nullable", "items", "properties",
+                 "additional_properties", "x_preserve_unknown_fields", "x_embedded_resource", "x_int_or_string",
+                 "x_list_map_keys", "x_list_type", "x_map_type", "x_validations", "value_validation", "raw")
+
+    type: str
+    description: str
+    title: str
+    default: Any
+    nullable: bool
+    items: Structural | None
+    properties: dict[str, Structural]
+    additional_properties: Structural | bool | None
+    x_preserve_unknown_fields: bool
+    x_embedded_resource: bool
+    x_int_or_string: bool
+    x_list_map_keys: list[str] | None
+    x_list_type: str | None
+    x_map_type: str | None
+    x_validations: list[dict] | None
+    value_validation: ValueValidation | None
+    raw: dict | None
+
+    # identity, not fields: schema nodes are remembered by identity (IdentityMemo), as the eq=False dataclass was
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+    def __init__(self, type: str = "", description: str = "", title: str = "", default: Any = None,
+                 nullable: bool = False, items: Structural | None = None,
+                 properties: dict[str, Structural] | None = None,
+                 additional_properties: Structural | bool | None = None, x_preserve_unknown_fields: bool = False,
+                 x_embedded_resource: bool = False, x_int_or_string: bool = False,
+                 x_list_map_keys: list[str] | None = None, x_list_type: str | None = None,
+                 x_map_type: str | None = None, x_validations: list[dict] | None = None,
+                 value_validation: ValueValidation | None = None, raw: dict | None = None) -> None:
+        self.type = type
+        self.description = description
+        self.title = title
+        self.default = default
+        self.nullable = nullable
+        self.items = items
+        self.properties = {} if properties is None else properties
+        self.additional_properties = additional_properties
+        self.x_preserve_unknown_fields = x_preserve_unknown_fields
+        self.x_embedded_resource = x_embedded_resource
+        self.x_int_or_string = x_int_or_string
+        self.x_list_map_keys = x_list_map_keys
+        self.x_list_type = x_list_type
+        self.x_map_type = x_map_type
+        self.x_validations = x_validations
+        self.value_validation = value_validation
+        self.raw = raw
 
     @property
     def additional_properties_schema(self) -> Structural | None:

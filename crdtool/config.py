@@ -125,7 +125,9 @@ def _has_tool_table(path: str) -> bool:
             raw = f.read()
     except OSError:
         return False
-    import tomllib  # here: most runs meet no pyproject.toml
+    if b"crdtool" not in raw and b"\\u" not in raw and b"\\U" not in raw:
+        return False  # not even spelled (in a quoted key, an escape could spell it): nothing to parse
+    import tomllib  # here: most runs meet no pyproject.toml naming crdtool
 
     try:
         data = tomllib.loads(raw.decode("utf-8"))

@@ -39,6 +39,12 @@ def test_settings_are_read_and_paths_are_relative_to_the_file(tmp_path) -> None:
     assert config.skips("Foo", "example.com/v1") and not config.skips("Foo", "other.io/v1")
 
 
+def test_pyproject_naming_the_table_only_through_an_escape_counts(tmp_path) -> None:
+    """A pyproject.toml is parsed only when it spells `crdtool` or could, in a quoted key's escape."""
+    (tmp_path / "pyproject.toml").write_text('[tool."crd\\u0074ool"]\nformat = "json"\n')
+    assert find_config(str(tmp_path)) == str(tmp_path / "pyproject.toml")
+
+
 def test_pyproject_table(tmp_path) -> None:
     path = tmp_path / "pyproject.toml"
     path.write_text("[tool.crdtool]\ncrds = 'crds'\nskip-unknown-kinds = true\n"

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import math
 import struct
-from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import re2
 
 from crdtool.model.gofmt import go_json
 from crdtool.model.jsonvalue import deep_equal
+
+if TYPE_CHECKING:
+    from decimal import Decimal
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 _MAX_JSON_FLOAT = float((1 << 53) - 1)
@@ -76,6 +78,8 @@ def _fits_float32(f: float) -> bool:
 def _go_decimal(value: int | float) -> Decimal:
     """The number as IsValueValidAgainstRange prints it: FormatInt, or FormatFloat(f, 'f', -1, 64) - the
     shortest round-trip digits padded with zeros, so -2**63 as a float64 reads -9223372036854776000."""
+    from decimal import Decimal  # here: only a float against an integer or float32 format needs it
+
     return Decimal(value) if type(value) is int else Decimal(repr(value))
 
 

@@ -36,7 +36,6 @@ import re
 import sys
 import time
 from functools import cache, lru_cache
-from pathlib import Path
 from typing import Any
 
 __all__ = ["BUILDS_KEPT", "MAX_BYTES", "Cache", "cache_directory", "clean", "disabled", "text_digest"]
@@ -60,18 +59,21 @@ _STALE_TMP_SECONDS = 3600
 _CACHEDIR_TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# crdtool's cache: `crdtool cache clean` empties it.\n"
 
 
-def cache_directory() -> Path:
-    """Where the cache lives on this machine (it may not exist yet)."""
+def cache_directory() -> str:
+    """Where the cache lives on this machine (it may not exist yet). The module works with `os.path`:
+    every run asks this, and pathlib (with urllib.parse and ipaddress, which it imports) took some 8 ms
+    of a one-object run to import."""
     override = os.environ.get("CRDTOOL_CACHE_DIR")
     if override:
-        return Path(override)
+        return override
+    home = os.path.expanduser("~")
     if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches" / "crdtool"
+        return os.path.join(home, "Library", "Caches", "crdtool")
     if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
-        return Path(os.environ["LOCALAPPDATA"]) / "crdtool" / "Cache"
+        return os.path.join(os.environ["LOCALAPPDATA"], "crdtool", "Cache")
     xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
-    return base / "crdtool"
+    base = xdg if xdg and os.path.isabs(xdg) else os.path.join(home, ".cache")
+    return os.path.join(base, "crdtool")
 
 
 @cache
@@ -82,7 +84,7 @@ def build_identity() -> str:
     from crdtool import KUBE_VERSION, __version__
 
     digest = hashlib.sha256(f"{__version__}\0{KUBE_VERSION}\0{sys.version}".encode())
-    _digest_package(digest, str(Path(__file__).resolve().parent), "crdtool", (".py", ".json", ".gz"))
+    _digest_package(digest, os.path.dirname(os.path.realpath(__file__)), "crdtool", (".py", ".json", ".gz"))
     cel = importlib.util.find_spec("cel_expr_python")
     if cel is not None and cel.submodule_search_locations:
         for location in cel.submodule_search_locations:
@@ -136,24 +138,25 @@ def text_digest(text: str) -> bytes:
 class Cache:
     """Entries of one build in one folder; `None` as the folder is a cache that stores nothing."""
 
-    def __init__(self, root: Path | None, identity: str | None = None, max_bytes: int = MAX_BYTES) -> None:
-        self._root = root
+    def __init__(self, root: str | os.PathLike[str] | None, identity: str | None = None,
+                 max_bytes: int = MAX_BYTES) -> None:
+        self._root = None if root is None else os.fspath(root)
         self._max_bytes = max_bytes
         self._identity = identity or (build_identity() if root is not None else "")
         self._prepared = False
         #: (namespace, key) of the entries this run read or wrote: the store holds them.
         self._held: set[tuple[str, bytes]] = set()
         #: The entries' folders this run has made (or found).
-        self._shards: set[Path] = set()
+        self._shards: set[str] = set()
 
     @property
     def enabled(self) -> bool:
         return self._root is not None
 
-    def _path(self, namespace: str, key: bytes) -> Path:
+    def _path(self, namespace: str, key: bytes) -> str:
         assert self._root is not None
         name = hashlib.sha256(namespace.encode() + b"\0" + key).hexdigest()
-        return self._root / self._identity / name[:2] / name[2:]
+        return os.path.join(self._root, self._identity, name[:2], name[2:])
 
     def get(self, namespace: str, key: bytes) -> Any | None:
         """The value stored for the key, or None (absent, unreadable, truncated or corrupted)."""
@@ -194,7 +197,7 @@ class Cache:
         path = self._path(namespace, key)
         try:
             self._prepare()
-            fd, tmp = self._temporary(path.parent)
+            fd, tmp = self._temporary(os.path.dirname(path))
             try:
                 with os.fdopen(fd, "wb") as f:
                     f.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
@@ -207,18 +210,18 @@ class Cache:
         except OSError:
             self._root = None
 
-    def _temporary(self, shard: Path) -> tuple[int, str]:
+    def _temporary(self, shard: str) -> tuple[int, str]:
         """A new temporary file in the folder of an entry (made first, once a run: a cold run writes
         hundreds of entries into a few hundred folders)."""
         import tempfile  # here: a warm run writes nothing
 
         if shard not in self._shards:
-            shard.mkdir(parents=True, exist_ok=True)
+            os.makedirs(shard, exist_ok=True)
             self._shards.add(shard)
         try:
             return tempfile.mkstemp(prefix=".tmp-", dir=shard)
         except FileNotFoundError:  # removed meanwhile (`crdtool cache clean`, another build's first write)
-            shard.mkdir(parents=True, exist_ok=True)
+            os.makedirs(shard, exist_ok=True)
             return tempfile.mkstemp(prefix=".tmp-", dir=shard)
 
     def _prepare(self) -> None:
@@ -227,12 +230,13 @@ class Cache:
         if self._prepared:
             return
         assert self._root is not None
-        self._root.mkdir(parents=True, exist_ok=True)
-        tag = self._root / "CACHEDIR.TAG"
-        if not tag.exists():
-            tag.write_text(_CACHEDIR_TAG)
+        os.makedirs(self._root, exist_ok=True)
+        tag = os.path.join(self._root, "CACHEDIR.TAG")
+        if not os.path.exists(tag):
+            with open(tag, "w", encoding="utf-8") as f:
+                f.write(_CACHEDIR_TAG)
         entries = _entries(self._root)
-        if not (self._root / self._identity).exists():
+        if not os.path.exists(os.path.join(self._root, self._identity)):
             entries = _remove_unused_builds(self._root, entries, self._identity)
         _prune(entries, self._max_bytes)
         self._prepared = True
@@ -242,12 +246,12 @@ class Cache:
 _Entry = tuple[float, int, str, str]
 
 
-def _entries(root: Path) -> list[_Entry]:
+def _entries(root: str) -> list[_Entry]:
     """Every entry of every build in the cache folder (temporary files being written left out)."""
     now = time.time()
     entries: list[_Entry] = []
     for build in _build_folders(root):
-        with contextlib.suppress(OSError), os.scandir(build) as shards:
+        with contextlib.suppress(OSError), os.scandir(build.path) as shards:
             for shard in shards:
                 if not shard.is_dir(follow_symlinks=False):
                     continue
@@ -261,7 +265,7 @@ def _entries(root: Path) -> list[_Entry]:
     return entries
 
 
-def _remove_unused_builds(root: Path, entries: list[_Entry], identity: str) -> list[_Entry]:
+def _remove_unused_builds(root: str, entries: list[_Entry], identity: str) -> list[_Entry]:
     """Remove the folders of other builds unused for a week, and of the least recently used when more
     than BUILDS_KEPT would be left (`identity`'s among them); the entries left. A folder's last use is
     its most recently used entry's (its own modification time when it holds none)."""
@@ -271,7 +275,7 @@ def _remove_unused_builds(root: Path, entries: list[_Entry], identity: str) -> l
     for folder in _build_folders(root):
         if folder.name != identity:  # another run of this build may have made it meanwhile: never removed
             with contextlib.suppress(OSError):
-                last_use[folder.name] = folder.stat().st_mtime
+                last_use[folder.name] = folder.stat(follow_symlinks=False).st_mtime
     for used, _, build, _ in entries:
         if build in last_use:
             last_use[build] = max(used, last_use[build])
@@ -280,7 +284,7 @@ def _remove_unused_builds(root: Path, entries: list[_Entry], identity: str) -> l
     gone = {build for rank, build in enumerate(by_recency)
             if rank >= BUILDS_KEPT - 1 or now - last_use[build] > _UNUSED_BUILD_SECONDS}
     for build in gone:
-        shutil.rmtree(root / build, ignore_errors=True)
+        shutil.rmtree(os.path.join(root, build), ignore_errors=True)
     return [e for e in entries if e[2] not in gone]
 
 
@@ -301,10 +305,12 @@ def _prune(entries: list[_Entry], max_bytes: int) -> int:
     return freed
 
 
-def _build_folders(root: Path) -> list[Path]:
+def _build_folders(root: str) -> list[os.DirEntry[str]]:
     """The folders of builds' entries in the cache folder: only names crdtool makes (a cache folder set
     to a folder holding other things loses none of them)."""
-    return [p for p in root.iterdir() if p.is_dir() and not p.is_symlink() and _IDENTITY.fullmatch(p.name)]
+    with os.scandir(root) as listing:
+        return [entry for entry in listing
+                if entry.is_dir(follow_symlinks=False) and _IDENTITY.fullmatch(entry.name)]
 
 
 def disabled() -> Cache:
@@ -312,22 +318,26 @@ def disabled() -> Cache:
     return Cache(None)
 
 
-def clean(root: Path | None = None) -> tuple[Path, int]:
+def clean(root: str | os.PathLike[str] | None = None) -> tuple[str, int]:
     """Remove every entry and the folder itself when nothing else is left in it; its path and the
     bytes freed."""
     import shutil
 
-    root = root or cache_directory()
+    root = os.fspath(root) if root is not None else cache_directory()
     freed = 0
-    if not root.is_dir():
+    if not os.path.isdir(root):
         return root, freed
     for folder in _build_folders(root):
-        freed += sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
-        shutil.rmtree(folder)
-    tag = root / "CACHEDIR.TAG"
-    if tag.is_file():
-        freed += tag.stat().st_size
-        tag.unlink()
+        for top, _, files in os.walk(folder.path):
+            for name in files:
+                path = os.path.join(top, name)
+                if not os.path.islink(path):
+                    freed += os.stat(path).st_size
+        shutil.rmtree(folder.path)
+    tag = os.path.join(root, "CACHEDIR.TAG")
+    if os.path.isfile(tag):
+        freed += os.stat(tag).st_size
+        os.unlink(tag)
     with contextlib.suppress(OSError):
-        root.rmdir()
+        os.rmdir(root)
     return root, freed

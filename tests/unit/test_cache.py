@@ -180,9 +180,9 @@ def test_clean_removes_the_entries_and_nothing_else(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine")
     (tmp_path / "project").mkdir()
     root, freed = clean(tmp_path)
-    assert root == tmp_path and freed > 0
+    assert root == str(tmp_path) and freed > 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "project"]
-    assert clean(tmp_path / "missing") == (tmp_path / "missing", 0)
+    assert clean(tmp_path / "missing") == (str(tmp_path / "missing"), 0)
 
 
 def test_clean_removes_an_emptied_cache_folder(tmp_path: Path) -> None:
@@ -195,12 +195,12 @@ def test_the_cache_folder_follows_the_platform_convention(monkeypatch: pytest.Mo
     monkeypatch.delenv("CRDTOOL_CACHE_DIR", raising=False)
     monkeypatch.setattr("sys.platform", "linux")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert cache_directory() == tmp_path / "crdtool"
+    assert cache_directory() == str(tmp_path / "crdtool")
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")  # the XDG spec: relative paths are invalid
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert cache_directory() == tmp_path / "home" / ".cache" / "crdtool"
+    assert cache_directory() == str(tmp_path / "home" / ".cache" / "crdtool")
     monkeypatch.setenv("CRDTOOL_CACHE_DIR", str(tmp_path / "here"))
-    assert cache_directory() == tmp_path / "here"
+    assert cache_directory() == str(tmp_path / "here")
 
 
 def test_the_build_identity_names_a_folder() -> None:

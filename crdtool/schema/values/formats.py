@@ -9,7 +9,6 @@ edge cases (leading zeros, zones, percent escapes, year 0, ...). Regular express
 
 from __future__ import annotations
 
-import ipaddress
 import unicodedata
 from collections.abc import Callable
 
@@ -17,6 +16,7 @@ import re2
 
 from crdtool.model.gotime import go_duration_nanos
 from crdtool.model.gourl import is_request_uri
+from crdtool.model.netip import AddrError, parse_addr
 
 Checker = Callable[[str], bool]
 
@@ -62,14 +62,11 @@ def _utf8_len(s: str) -> int:
 
 # ---------------------------------------------------------------- net
 def _parse_ip(s: str) -> bool:
-    """net.ParseIP (netip.ParseAddr without a zone): dotted IPv4 without leading zeros, or IPv6."""
-    if "%" in s or not s.isascii():
-        return False
+    """net.ParseIP, which is netip.ParseAddr refusing a zone: dotted IPv4 without leading zeros, or IPv6."""
     try:
-        ipaddress.ip_address(s)
-    except ValueError:
+        return parse_addr(s).zone == ""
+    except AddrError:
         return False
-    return True
 
 
 def is_ipv4(s: str) -> bool:

@@ -6,7 +6,7 @@ IPv4-mapped IPv6 addresses are refused, as the library refuses them.
 
 from __future__ import annotations
 
-import ipaddress
+from typing import TYPE_CHECKING
 
 from cel_expr_python import cel
 
@@ -14,6 +14,9 @@ from crdtool.cel.library.functions import Library
 from crdtool.cel.library.opaque import cel_type, make
 from crdtool.model.gofmt import go_quote
 from crdtool.model.netip import AddrError, PrefixError, parse_addr, parse_prefix
+
+if TYPE_CHECKING:
+    import ipaddress
 
 __all__ = ["library"]
 
@@ -30,7 +33,7 @@ def _parse_ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
         raise ValueError(f"IP address {go_quote(text)} with zone value is not allowed")
     if addr.is4in6:
         raise ValueError(f"IPv4-mapped IPv6 address {go_quote(text)} is not allowed")
-    return ipaddress.ip_address(text)
+    return _ip_address(text)
 
 
 def _parse_cidr(text: str) -> ipaddress.IPv4Interface | ipaddress.IPv6Interface:
@@ -43,7 +46,7 @@ def _parse_cidr(text: str) -> ipaddress.IPv4Interface | ipaddress.IPv6Interface:
     if addr.is4in6:
         raise ValueError("network address parse error during conversion from string: "
                          f"IPv4-mapped IPv6 address {go_quote(text)} is not allowed")
-    return ipaddress.ip_interface(text)
+    return _ip_interface(text)
 
 
 def _is(parse, text: str) -> bool:
@@ -55,11 +58,26 @@ def _is(parse, text: str) -> bool:
 
 
 def _ip(value) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
-    return ipaddress.ip_address(value.value)
+    return _ip_address(value.value)
 
 
 def _cidr(value) -> ipaddress.IPv4Interface | ipaddress.IPv6Interface:
-    return ipaddress.ip_interface(value.value)
+    return _ip_interface(value.value)
+
+
+def _ip_address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    """The address's value for the library's operations, once netip has accepted its text (imported here:
+    only a rule that calls ip() or cidr() needs it, and every run with rules imports the library)."""
+    import ipaddress
+
+    return ipaddress.ip_address(text)
+
+
+def _ip_interface(text: str) -> ipaddress.IPv4Interface | ipaddress.IPv6Interface:
+    """The prefix's value for the library's operations, once netip has accepted its text."""
+    import ipaddress
+
+    return ipaddress.ip_interface(text)
 
 
 def _contains_ip(cidr, ip) -> bool:
@@ -109,7 +127,7 @@ def _ip_predicate(name: str, attr: str | None):
             return getattr(addr, attr)
         if name == "isLinkLocalMulticast":
             net = "224.0.0.0/24" if addr.version == 4 else "ff02::/16"
-            return addr in ipaddress.ip_network(net)
+            return addr in _ip_interface(net).network
         if name == "isLinkLocalUnicast":
             return addr.is_link_local and not addr.is_multicast
         # Go's IsGlobalUnicast: not unspecified, loopback, multicast, link-local or the IPv4 broadcast.

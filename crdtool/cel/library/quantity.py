@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from functools import cache
+from typing import TYPE_CHECKING
 
 from cel_expr_python import cel
 
 from crdtool.cel.library.functions import Library
 from crdtool.cel.library.opaque import cel_type, make
+
+if TYPE_CHECKING:
+    from decimal import Decimal
 
 __all__ = ["library", "parse_quantity"]
 
@@ -16,14 +20,24 @@ QUANTITY = "kubernetes.Quantity"
 _GRAMMAR = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
 _PATTERN = re.compile(_GRAMMAR)
 _BINARY = {"Ki": 2 ** 10, "Mi": 2 ** 20, "Gi": 2 ** 30, "Ti": 2 ** 40, "Pi": 2 ** 50, "Ei": 2 ** 60}
-_DECIMAL = {"n": Decimal("1e-9"), "u": Decimal("1e-6"), "m": Decimal("1e-3"), "": Decimal(1), "k": Decimal(10) ** 3,
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
+@cache
+def _decimal_suffixes() -> dict[str, Decimal]:
+    """The decimal SI suffixes' factors (decimal is imported here: only a rule that calls quantity() needs
+    it, and every run with rules imports the library)."""
+    from decimal import Decimal
+
+    return {"n": Decimal("1e-9"), "u": Decimal("1e-6"), "m": Decimal("1e-3"), "": Decimal(1), "k": Decimal(10) ** 3,
             "M": Decimal(10) ** 6, "G": Decimal(10) ** 9, "T": Decimal(10) ** 12, "P": Decimal(10) ** 15,
             "E": Decimal(10) ** 18}
-_INT64 = (-(1 << 63), (1 << 63) - 1)
 
 
 def parse_quantity(text: str) -> Decimal:
     """The value of a quantity string, or ValueError with resource.ParseQuantity's text."""
+    from decimal import Decimal, InvalidOperation
+
     m = _PATTERN.match(text)
     if m is None or not text:
         raise ValueError(f"quantities must match the regular expression '{_GRAMMAR}'")
@@ -34,8 +48,9 @@ def parse_quantity(text: str) -> Decimal:
         raise ValueError("unable to parse quantity's suffix") from None
     if suffix in _BINARY:
         return value * _BINARY[suffix]
-    if suffix in _DECIMAL:
-        return value * _DECIMAL[suffix]
+    factor = _decimal_suffixes().get(suffix)
+    if factor is not None:
+        return value * factor
     if suffix[:1] in ("e", "E"):
         try:
             return value * Decimal(10) ** int(suffix[1:])
@@ -58,6 +73,8 @@ def _text(value: Decimal) -> str:
 
 
 def _operand(x) -> Decimal:
+    from decimal import Decimal
+
     return Decimal(x) if isinstance(x, int) else _value(x)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -150,6 +149,8 @@ def report(exc: Exception) -> int:
     return its exit code; a crdtool bug's traceback is printed too under CRDTOOL_DEBUG."""
     reported = outcome(exc)
     if reported.bug and os.environ.get("CRDTOOL_DEBUG"):
+        import traceback  # here: only a crdtool bug, with CRDTOOL_DEBUG set, prints one
+
         traceback.print_exception(exc)
     click.echo(reported.message, err=True)
     return reported.exit_code

@@ -22,7 +22,6 @@ from yaml.composer import ComposerError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from crdtool.load.document import DuplicateKey, Locator
-from crdtool.load.flowgraft import compose_with_grafts
 from crdtool.load.gotyping import (
     INT64_MAX,
     INT64_MIN,
@@ -350,6 +349,7 @@ def _compose_with_parsers(text: str) -> list[Node | None]:
 def _compose_grafted(text: str) -> list[Node | None] | None:
     """The nodes of block text whose deep values are JSON, composed in linear time (load.flowgraft);
     None where that is not certain (libyaml reads the text)."""
+    from crdtool.load.flowgraft import compose_with_grafts  # here: only text with deep flow values needs it
 
     def shallow(blanked: str) -> list[Node | None] | None:
         try:

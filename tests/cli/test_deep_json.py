@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from crdtool.cli import cli
-from crdtool.load import sources, yamlreader
+from crdtool.load import flowgraft, sources, yamlreader
 
 CRD = str(Path(__file__).resolve().parents[2] / "fixtures" / "crontab" / "crd.yaml")
 
@@ -95,7 +95,7 @@ def test_deep_json_in_block_yaml_has_the_findings_and_positions_libyaml_gives(tm
                                                                               options) -> None:
     path = _block_stream(tmp_path, 3, 2500)
     grafted = _validate(path, *options)
-    monkeypatch.setattr(yamlreader, "compose_with_grafts", lambda *args: None)  # libyaml alone
+    monkeypatch.setattr(flowgraft, "compose_with_grafts", lambda *args: None)  # libyaml alone
     before = _validate(path, *options)
     assert grafted.exit_code == before.exit_code == 1
     assert grafted.output == before.output

@@ -55,7 +55,7 @@ def _grafted(monkeypatch, text: str) -> bool:
         results.append(found is not None)
         return found
 
-    monkeypatch.setattr(yamlreader, "compose_with_grafts", spy)
+    monkeypatch.setattr(flowgraft, "compose_with_grafts", spy)
     with contextlib.suppress(YAMLInputError):
         compose_documents(text)
     return results == [True]

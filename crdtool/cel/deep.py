@@ -36,7 +36,7 @@ from cel_expr_python import cel
 from google.protobuf import duration_pb2, timestamp_pb2, wrappers_pb2
 
 from crdtool.cel import checked_ast
-from crdtool.model.record import Record
+from crdtool.model.record import IdentityRecord, Record
 
 if TYPE_CHECKING:  # the parser and the errors are checking's: evaluating a stored rule needs neither
     from crdtool.cel.depth import SyntaxNode
@@ -60,17 +60,13 @@ class Unsplittable(Exception):
     """The expression cannot be cut into pieces the runtime parses (or evaluates) here."""
 
 
-class _Tree(Record):
+class _Tree(IdentityRecord):
     __slots__ = ("node", "children", "scope", "binder")
 
     node: SyntaxNode
     children: list[_Tree]
     scope: frozenset[str]  # the variables bound where the node is
     binder: bool  # a macro's variable argument
-
-    # identity, not fields: as the eq=False dataclass compared and hashed
-    __eq__ = object.__eq__
-    __hash__ = object.__hash__
 
     def __init__(self, node: SyntaxNode, children: list[_Tree] | None = None, scope: frozenset[str] = frozenset(),
                  binder: bool = False) -> None:
@@ -80,7 +76,7 @@ class _Tree(Record):
         self.binder = binder
 
 
-class Piece(Record):
+class Piece(IdentityRecord):
     """One piece: the sub-expression at `start:end` of the source, its free variables and the pieces
     cut out of it."""
 
@@ -91,10 +87,6 @@ class Piece(Record):
     end: int
     free: tuple[str, ...]
     children: list[Piece]
-
-    # identity, not fields: as the eq=False dataclass compared and hashed
-    __eq__ = object.__eq__
-    __hash__ = object.__hash__
 
     def __init__(self, number: int, start: int, end: int, free: tuple[str, ...],
                  children: list[Piece] | None = None) -> None:

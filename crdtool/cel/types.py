@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from crdtool.cel.names import escape
 from crdtool.model.memo import IdentityMemo
-from crdtool.model.record import Record
+from crdtool.model.record import IdentityRecord
 from crdtool.schema.structural.structural import Structural
 
 __all__ = ["DeclField", "DeclType", "MAX_REQUEST_SIZE_BYTES", "schema_decl_type", "with_type_and_object_meta"]
@@ -30,7 +30,7 @@ MIN_BOOL_SIZE = 4
 MIN_NUMBER_SIZE = 1
 
 
-class DeclField(Record):
+class DeclField(IdentityRecord):
     """One property of an object type: its CEL (escaped) name and its JSON name."""
 
     __slots__ = ("name", "json_name", "type", "required")
@@ -40,10 +40,6 @@ class DeclField(Record):
     type: DeclType
     required: bool
 
-    # identity, not fields: as the eq=False dataclass compared and hashed
-    __eq__ = object.__eq__
-    __hash__ = object.__hash__
-
     def __init__(self, name: str, json_name: str, type: DeclType, required: bool = False) -> None:
         self.name = name
         self.json_name = json_name
@@ -51,7 +47,7 @@ class DeclField(Record):
         self.required = required
 
 
-class DeclType(Record):
+class DeclType(IdentityRecord):
     """A CEL type with the apiserver's size bounds.
 
     `kind` is one of bool, int, double, string, bytes, duration, timestamp, dyn, list, map, object.
@@ -69,10 +65,6 @@ class DeclType(Record):
     fields: dict[str, DeclField]  # object properties by CEL name
     schema: Structural | None
     _fingerprint: tuple | None  # made once: a type is never changed
-
-    # identity, not fields: as the eq=False dataclass compared and hashed
-    __eq__ = object.__eq__
-    __hash__ = object.__hash__
 
     def __init__(self, kind: str, max_elements: int = 0, min_serialized_size: int = 0,
                  elem_type: DeclType | None = None, key_type: DeclType | None = None,

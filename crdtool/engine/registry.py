@@ -15,13 +15,13 @@ from crdtool.engine.lint import is_crd
 from crdtool.engine.results import Result
 from crdtool.load.document import Document
 from crdtool.model.groupversion import from_api_version_and_kind
-from crdtool.model.record import Record
+from crdtool.model.record import IdentityRecord, Record
 
 #: The cache's namespace of decodes_as_written's answers, by schema_key.
 _AS_WRITTEN = "schema-as-written"
 
 
-class ServedVersion(Record):
+class ServedVersion(IdentityRecord):
     """One version of a CRD, with its schema compiled on first use."""
 
     # `__dict__` holds the cached properties (the compiled schema and rules).
@@ -44,10 +44,6 @@ class ServedVersion(Record):
     store: Cache | None
     #: Its schema's key in `store` (None: not cached): the CRD document as read, and the version's place.
     schema_key: bytes | None
-
-    # identity, not fields: each version is compiled once and found by identity (as the eq=False dataclass was)
-    __eq__ = object.__eq__
-    __hash__ = object.__hash__
 
     def __init__(self, crd_name: str, group: str, version: str, kind: str, plural: str, singular: str,
                  namespaced: bool, served: bool, raw_schema: dict | None, subresources: dict,

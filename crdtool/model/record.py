@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, TypeVar
 
-__all__ = ["FrozenRecord", "Record", "replace"]
+__all__ = ["FrozenRecord", "IdentityRecord", "Record", "replace"]
 
 R = TypeVar("R", bound="Record")
 
@@ -54,6 +54,16 @@ class FrozenRecord(Record):
 
     def __hash__(self) -> int:
         return hash(tuple(getattr(self, name) for name in self._compared))
+
+
+class IdentityRecord(Record):
+    """A record that is compared and hashed by identity, not by its fields: schema nodes, CEL types and
+    served versions, which are built once and then found by identity (model/memo.IdentityMemo), and whose
+    fields are large trees that `==` would walk."""
+
+    __slots__ = ()
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
 
 
 def replace(record: R, **changes: Any) -> R:

@@ -27,7 +27,7 @@ from typing import Any
 
 from crdtool.model.memo import IdentityMemo
 from crdtool.model.path import Path
-from crdtool.model.record import Record, replace
+from crdtool.model.record import IdentityRecord, replace
 
 EMPTY: tuple = ()
 
@@ -36,7 +36,7 @@ class NotStructuralError(ValueError):
     """NewStructural's error: the schema uses a field a structural schema cannot represent."""
 
 
-class ValueValidation(Record):
+class ValueValidation(IdentityRecord):
     """The fields that validate a value without contributing to its shape."""
 
     __slots__ = ("format", "maximum", "exclusive_maximum", "minimum", "exclusive_minimum", "max_length", "min_length",
@@ -63,10 +63,6 @@ class ValueValidation(Record):
     one_of: list[NestedValueValidation] | tuple
     any_of: list[NestedValueValidation] | tuple
     not_: NestedValueValidation | None
-
-    # identity, not fields: schema nodes are remembered by identity (IdentityMemo), as the eq=False dataclass was
-    __eq__ = object.__eq__
-    __hash__ = object.__hash__
 
     def __init__(self, format: str = "", maximum: float | int | None = None, exclusive_maximum: bool = False,
                  minimum: float | int | None = None, exclusive_minimum: bool = False, max_length: int | None = None,
@@ -179,7 +175,7 @@ class NestedValueValidation(ValueValidation):
                 and self.x_map_type is None and self.x_validations is None)
 
 
-class Structural(Record):
+class Structural(IdentityRecord):
     """One node of a structural schema."""
 
     __slots__ = ("type", "description", "title", "default", "nullable", "items", "properties",
@@ -203,10 +199,6 @@ class Structural(Record):
     x_validations: list[dict] | None
     value_validation: ValueValidation | None
     raw: dict | None
-
-    # identity, not fields: schema nodes are remembered by identity (IdentityMemo), as the eq=False dataclass was
-    __eq__ = object.__eq__
-    __hash__ = object.__hash__
 
     def __init__(self, type: str = "", description: str = "", title: str = "", default: Any = None,
                  nullable: bool = False, items: Structural | None = None,

@@ -6,7 +6,7 @@ import pickle
 
 import pytest
 
-from crdtool.model.record import FrozenRecord, Record, replace
+from crdtool.model.record import FrozenRecord, IdentityRecord, Record, replace
 
 
 class Point(Record):
@@ -42,6 +42,13 @@ class Memoized(FrozenRecord):
         self._length = _length
 
 
+class Node(IdentityRecord):
+    __slots__ = ("children",)
+
+    def __init__(self, children: list[Node] | None = None) -> None:
+        self.children = [] if children is None else children
+
+
 class Cached(Record):
     __slots__ = ("name", "__dict__")
 
@@ -71,6 +78,12 @@ def test_a_record_is_unhashable_a_frozen_record_hashes_by_its_fields() -> None:
         hash(Point(1))
     assert hash(Key("apps", "Deployment")) == hash(Key("apps", "Deployment"))
     assert {Key("apps", "Deployment"): 1}[Key("apps", "Deployment")] == 1
+
+
+def test_an_identity_record_is_itself_only() -> None:
+    a, b = Node(), Node()
+    assert a != b and a == a and len({a, b, a}) == 2
+    assert repr(Node()) == "Node(children=[])"
 
 
 def test_derived_fields_are_neither_shown_compared_nor_hashed() -> None:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from crdtool.apis.quantity import QuantityError, canonical, check_quantity
 from crdtool.model import gounmarshal as gu
 from crdtool.model.gofmt import go_json
 from crdtool.model.gotime import TimeParseError, parse_rfc3339
+from crdtool.model.quantity import QuantityError, parse_quantity
 
 
 def _int_or_string(value: Any, decoder: gu.Decoder) -> Any:
@@ -31,10 +31,9 @@ def _quantity(value: Any, decoder: gu.Decoder) -> str:
         if isinstance(value, (int, float)) and not isinstance(value, bool) else go_json(value)
     text = text.strip(" \t\n\r\v\f\x85\xa0")
     try:
-        check_quantity(text)
+        return parse_quantity(text).string()
     except QuantityError as err:
         raise gu.UnmarshalError(str(err)) from None
-    return canonical(text)
 
 
 def _micro_time(value: Any, decoder: gu.Decoder) -> str:

@@ -209,6 +209,22 @@ def test_default_prints_quantities_in_their_canonical_form(tmp_path) -> None:
                          "limits": {"cpu": "1500m", "memory": "1e3", "ephemeral-storage": "1Gi"}}
 
 
+def test_quantities_with_huge_exponents_or_many_digits_are_answered_at_once(tmp_path) -> None:
+    """A quantity is never written out in full: `1e999999999` is one digit and an exponent (the
+    apiserver 1.36 itself compares it to zero by writing out 10^999999999), 1e-999999999 is rounded up
+    to the nano and then, defaulted, to the milli; 50,000 digits are read as they are."""
+    pod = tmp_path / "pod.yaml"
+    pod.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: i\n"
+                   f"    resources:\n      limits: {{cpu: '1e999999999', memory: '{'9' * 50_000}', "
+                   "example.com/gpu: '1e-999999999'}\n")
+    res = CliRunner().invoke(cli, ["validate", "--format", "json", str(pod)])
+    assert res.exit_code == 1, res.output
+    errors = json.loads(res.output)["results"][0]["errors"]
+    assert {(e["field"], e["badValue"], e["detail"]) for e in errors} == {
+        ("spec.containers[0].resources.limits[example.com/gpu]", "1e-3", "must be an integer"),
+        ("spec.containers[0].resources.requests[example.com/gpu]", "1e-3", "must be an integer")}
+
+
 def test_an_object_the_apiserver_cannot_decode_was_checked_as_far_as_the_apiserver_goes(tmp_path) -> None:
     """The apiserver answers at decoding, whatever the kind: nothing was left unchecked, so the object
     does not count as partly checked (Node has no validation of its own in crdtool)."""

@@ -13,6 +13,7 @@ from typing import Any
 from crdtool.apis.validation import KindValidation
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.path import Path
+from crdtool.model.quantity import quantity_sign
 from crdtool.schema.apimachinery.names import is_dns1123_label, validate_path_segment_name
 
 MAX_PERIOD_SECONDS = 1800
@@ -22,22 +23,6 @@ _FIELD_OF_TYPE = {"Object": "object", "Pods": "pods", "Resource": "resource", "E
                   "ContainerResource": "containerResource"}
 _SELECT_POLICIES = ["Disabled", "Max", "Min"]
 _POLICY_TYPES = ["Percent", "Pods"]
-
-
-def quantity_sign(value: Any) -> int:
-    """Quantity.Sign() of a decoded quantity (a string or a JSON number): -1, 0 or 1."""
-    text = str(value).strip()
-    negative = text.startswith("-")
-    digits = text.lstrip("+-")
-    mantissa = ""
-    for c in digits:
-        if c in "0123456789.":
-            mantissa += c
-        else:
-            break
-    if not mantissa.strip("0."):
-        return 0
-    return -1 if negative else 1
 
 
 def _quantity(value: Any) -> TypedString:

@@ -10,17 +10,19 @@ changed fields, one `-` (stored) and one `+` (new) line each.
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from crdtool.apis.quantity import quantity_value
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.gofmt import GoStruct, go_json
 from crdtool.model.jsonvalue import deep_equal
 from crdtool.model.path import Path
+from crdtool.model.quantity import quantity_value
 from crdtool.schema.apimachinery.labelselector import validate_label_selector
 from crdtool.schema.apimachinery.names import is_dns1123_subdomain, name_is_dns_label, name_is_dns_subdomain
 from crdtool.schema.apimachinery.objectmeta import FIELD_IMMUTABLE, validate_immutable_field
+
+if TYPE_CHECKING:
+    from decimal import Decimal
 
 _SPEC = Path.root("spec")
 ACCESS_MODES = ["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"]
@@ -189,10 +191,10 @@ def validate_claim_update(claim: dict[str, Any], old: dict[str, Any]) -> list[Fi
     return errs
 
 
-def _storage(spec: dict[str, Any]) -> Fraction:
+def _storage(spec: dict[str, Any]) -> Decimal | int:
     """spec.resources.requests[storage] (zero when absent)."""
     value = ((spec.get("resources") or {}).get("requests") or {}).get("storage")
-    return quantity_value(value) if value is not None else Fraction(0)
+    return quantity_value(value) if value is not None else 0
 
 
 def _upgrade_from_annotation(old_annotations: dict[str, str], annotations: dict[str, str], old_class: Any,

@@ -64,7 +64,7 @@ def pod(obj: dict[str, Any], d: Defaulted, at: str) -> None:
 @register("v1.ResourceList")
 def resource_list(obj: dict[str, Any], d: Defaulted, at: str) -> None:
     """SetDefaults_ResourceList: each quantity rounded up to a thousandth (Quantity.RoundUp(-3))."""
-    from crdtool.apis.quantity import QuantityError, round_up_to_milli
+    from crdtool.model.quantity import QuantityError, round_up_to_milli
 
     for key, value in obj.items():
         try:
@@ -193,9 +193,9 @@ def _default_pod_requests(spec: dict[str, Any], d: Defaulted, at: str) -> None:
     if not isinstance(resources, dict) or not resources.get("limits"):
         return
     requests = dict(resources.get("requests") or {})
-    for key, (_, text) in aggregate_container_requests(spec).items():
+    for key, total in aggregate_container_requests(spec).items():
         if key not in requests and is_pod_level_resource(key) and is_overcommit_allowed(key):
-            requests[key] = text
+            requests[key] = total.string()
     for key, limit in resources["limits"].items():
         if key not in requests and is_pod_level_resource(key):
             requests[key] = limit

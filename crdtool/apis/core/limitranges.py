@@ -7,28 +7,29 @@ defaultRequest), as the apiserver validates it. Go walks each limit's resource n
 set, in random order; they are walked here in the order max, min, default, defaultRequest,
 maxLimitRequestRatio, each in document order. A quantity is shown as Quantity.String() in the texts
 and as json.Marshal of the Quantity (the same string, quoted) as the bad value; the decoder has made
-quantities canonical already (apis.quantity.canonical).
+quantities canonical already (model.quantity.canonical).
 """
 
 from __future__ import annotations
 
 import math
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crdtool.apis.core.resources import is_overcommit_allowed, validate_container_resource_name, validate_resource_name
-from crdtool.apis.quantity import quantity_value
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.gofmt import go_float_f
 from crdtool.model.path import Path
+from crdtool.model.quantity import Quantity, as_quantity
 from crdtool.schema.apimachinery.names import is_qualified_name
+
+if TYPE_CHECKING:
+    from decimal import Decimal
 
 #: helper.IsStandardLimitRangeType: the limit types without a domain.
 STANDARD_LIMIT_TYPES = frozenset({"Pod", "Container", "PersistentVolumeClaim"})
 _FIELDS = ("max", "min", "default", "defaultRequest", "maxLimitRequestRatio")
 #: resource.MaxMilliValue: the largest value whose MilliValue() fits an int64.
 _MAX_MILLI_VALUE = ((1 << 63) - 1) // 1000
-_INT64_MAX = (1 << 63) - 1
 
 
 def _text(quantity: Any) -> str:
@@ -38,11 +39,6 @@ def _text(quantity: Any) -> str:
 def _bad(quantity: Any) -> TypedString:
     """A Quantity as ErrorBody renders a bad value: json.Marshal, its string quoted."""
     return TypedString(_text(quantity))
-
-
-def _scaled(value: Fraction, scale: int) -> int:
-    """Quantity.ScaledValue: the value in units of 10^-scale, rounded up, at most MaxInt64."""
-    return min(math.ceil(value * Fraction(10) ** scale), _INT64_MAX)
 
 
 def validate_limit_type_name(value: str, path: Path) -> list[FieldError]:
@@ -106,7 +102,8 @@ def _validate_bounds(name: str, q: dict[str, Any], at: Path) -> list[FieldError]
     """The per-resource checks of ValidateLimitRange, in Go's order; `q` maps each of the limit's
     five lists to the resource's quantity in it (None when absent)."""
     errs: list[FieldError] = []
-    v = {f: quantity_value(q[f]) for f in _FIELDS if q[f] is not None}
+    quantities = {f: as_quantity(q[f]) for f in _FIELDS if q[f] is not None}
+    v: dict[str, Decimal] = {f: quantity.amount for f, quantity in quantities.items()}  # Cmp: by value
     hi, lo, default, request, ratio = (q[f] for f in _FIELDS)
 
     def path(field: str) -> Path:
@@ -135,7 +132,7 @@ def _validate_bounds(name: str, q: dict[str, Any], at: Path) -> list[FieldError]
         errs.append(FieldError.invalid(path("maxLimitRequestRatio"), _bad(ratio),
                                        f"ratio {_text(ratio)} is less than 1"))
     if "maxLimitRequestRatio" in v and "min" in v and "max" in v:
-        ratio_f, limit = _ratio_and_limit(v["maxLimitRequestRatio"], v["min"], v["max"])
+        ratio_f, limit = _ratio_and_limit(quantities["maxLimitRequestRatio"], quantities["min"], quantities["max"])
         if ratio_f > limit:
             errs.append(FieldError.invalid(path("maxLimitRequestRatio"), _bad(ratio),
                                            f"ratio {_text(ratio)} is greater than max/min = {go_float_f(limit, 6)}"))
@@ -147,15 +144,15 @@ def _validate_bounds(name: str, q: dict[str, Any], at: Path) -> list[FieldError]
     return errs
 
 
-def _ratio_and_limit(ratio: Fraction, lo: Fraction, hi: Fraction) -> tuple[float, float]:
-    """The ratio and max/min as Go compares them: float64s of the values rounded up to milli units
-    when all three fit (of whole units otherwise); a zero min gives IEEE division's infinity or NaN,
-    as Go's float division does."""
-    ratio_v, lo_v, hi_v = _scaled(ratio, 0), _scaled(lo, 0), _scaled(hi, 0)
+def _ratio_and_limit(ratio: Quantity, lo: Quantity, hi: Quantity) -> tuple[float, float]:
+    """The ratio and max/min as Go compares them: float64s of the values' MilliValue() when all three
+    Value()s are below MaxMilliValue (of their Value() otherwise), Go's int64 overflow included; a zero
+    min gives IEEE division's infinity or NaN, as Go's float division does."""
+    ratio_v, lo_v, hi_v = ratio.scaled_value(0), lo.scaled_value(0), hi.scaled_value(0)
     ratio_f = float(ratio_v)
     if ratio_v < _MAX_MILLI_VALUE and lo_v < _MAX_MILLI_VALUE and hi_v < _MAX_MILLI_VALUE:
-        ratio_f = _scaled(ratio, 3) / 1000
-        lo_v, hi_v = _scaled(lo, 3), _scaled(hi, 3)
+        ratio_f = float(ratio.scaled_value(-3)) / 1000
+        lo_v, hi_v = lo.scaled_value(-3), hi.scaled_value(-3)
     if lo_v == 0:
         return ratio_f, math.nan if hi_v == 0 else math.copysign(math.inf, hi_v)
     return ratio_f, float(hi_v) / float(lo_v)

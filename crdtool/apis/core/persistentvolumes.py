@@ -15,18 +15,17 @@ runs once here.
 
 from __future__ import annotations
 
-import math
 import posixpath
 from typing import Any
 
 from crdtool.apis.core.affinity import validate_node_selector
 from crdtool.apis.core.claims import changed_fields, semantic, validate_access_modes
 from crdtool.apis.core.pv_sources import SOURCES, validate_pv_source
-from crdtool.apis.quantity import quantity_value
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.gofmt import GoStruct
 from crdtool.model.jsonvalue import deep_equal
 from crdtool.model.path import Path
+from crdtool.model.quantity import as_quantity
 from crdtool.schema.apimachinery.names import is_valid_label_value, name_is_dns_subdomain
 from crdtool.schema.apimachinery.objectmeta import FIELD_IMMUTABLE, validate_immutable_field
 
@@ -103,10 +102,10 @@ def _capacity(capacity: dict[str, Any] | None) -> list[FieldError]:
         shown = None if capacity is None else {k: _text(v) for k, v in capacity.items()}
         errs.append(FieldError.not_supported(path, shown, ["storage"]))
     for name, quantity in (capacity or {}).items():
-        value = quantity_value(quantity)
-        if value < 0:
-            errs.append(FieldError.invalid(path.key(name), math.ceil(value), "must be a valid resource quantity"))
-        if value <= 0:
+        value = as_quantity(quantity)
+        if value.scaled_value(0) < 0:  # validateBasicResource: Value(), Go's int64
+            errs.append(FieldError.invalid(path.key(name), value.scaled_value(0), "must be a valid resource quantity"))
+        if value.sign() <= 0:
             errs.append(FieldError.invalid(path.key(name), _text(quantity), "must be greater than zero"))
     return errs
 

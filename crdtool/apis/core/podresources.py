@@ -14,7 +14,6 @@ containers is shown in that form too.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from crdtool.apis.core.resources import (
@@ -22,10 +21,10 @@ from crdtool.apis.core.resources import (
     validate_container_resource_requirements,
     validate_resource_name,
 )
-from crdtool.apis.quantity import canonical, quantity_value
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.gofmt import GoStruct
 from crdtool.model.path import Path
+from crdtool.model.quantity import Quantity, as_quantity, quantity_value
 from crdtool.schema.apimachinery.names import is_dns1123_label, name_is_dns_subdomain
 
 #: resourcehelper.SupportedPodLevelResources(), sorted as sets.List gives them.
@@ -114,10 +113,11 @@ def _validate_consistency(spec: dict[str, Any], resources: dict[str, Any], path:
     errs: list[FieldError] = []
     pod_requests: dict[str, Any] = resources.get("requests") or {}
     pod_limits: dict[str, Any] = resources.get("limits") or {}
-    for name, (total, text) in aggregate_container_requests(spec).items():
-        if name in pod_requests and total > quantity_value(pod_requests[name]):
+    for name, total in aggregate_container_requests(spec).items():
+        if name in pod_requests and total.amount > quantity_value(pod_requests[name]):
             errs.append(FieldError.invalid(path.child("requests").key(name), _text(pod_requests[name]),
-                                           f"must be greater than or equal to aggregate container requests of {text}"))
+                                           "must be greater than or equal to aggregate container requests of "
+                                           + total.string()))
     for i, container in enumerate(spec.get("containers") or ()):
         for name, limit in (((container or {}).get("resources") or {}).get("limits") or {}).items():
             if name in pod_limits and quantity_value(limit) > quantity_value(pod_limits[name]):
@@ -131,19 +131,15 @@ def _text(quantity: Any) -> str:
     return quantity if isinstance(quantity, str) else str(quantity)
 
 
-_Total = tuple[Fraction, str]
-
-
-def aggregate_container_requests(spec: dict[str, Any]) -> dict[str, _Total]:
+def aggregate_container_requests(spec: dict[str, Any]) -> dict[str, Quantity]:
     """resourcehelper.AggregateContainerRequests from the spec alone: regular containers and
     sidecars (restartable init containers) add up; each other init container needs its request
-    plus the sidecars started before it; the pod needs the larger of the sum and the init peak.
-    Each total keeps its text: the quantity as written when one container contributes it."""
-    result: dict[str, _Total] = {}
+    plus the sidecars started before it; the pod needs the larger of the sum and the init peak."""
+    result: dict[str, Quantity] = {}
     for container in spec.get("containers") or ():
         _add(result, _requests(container))
-    sidecars: dict[str, _Total] = {}
-    init_peak: dict[str, _Total] = {}
+    sidecars: dict[str, Quantity] = {}
+    init_peak: dict[str, Quantity] = {}
     for container in spec.get("initContainers") or ():
         requests = _requests(container)
         if (container or {}).get("restartPolicy") == "Always":
@@ -154,32 +150,20 @@ def aggregate_container_requests(spec: dict[str, Any]) -> dict[str, _Total]:
             needs = dict(requests)
             _add(needs, sidecars)
         for name, total in needs.items():
-            if name not in init_peak or total[0] > init_peak[name][0]:
+            if name not in init_peak or total.cmp(init_peak[name]) > 0:
                 init_peak[name] = total
     for name, total in init_peak.items():
-        if name not in result or total[0] > result[name][0]:
+        if name not in result or total.cmp(result[name]) > 0:
             result[name] = total
     return result
 
 
-def _requests(container: dict[str, Any] | None) -> dict[str, _Total]:
+def _requests(container: dict[str, Any] | None) -> dict[str, Quantity]:
     requests = (((container or {}).get("resources") or {}).get("requests")) or {}
-    return {name: (quantity_value(q), _text(q)) for name, q in requests.items()}
+    return {name: as_quantity(q) for name, q in requests.items()}
 
 
-def _add(into: dict[str, _Total], more: dict[str, _Total]) -> None:
-    """addResourceList: sums, whose text becomes the canonical form once two quantities meet."""
-    for name, (value, text) in more.items():
-        if name in into:
-            total = into[name][0] + value
-            into[name] = (total, canonical_text(total, binary=into[name][1].endswith("i")))
-        else:
-            into[name] = (value, text)
-
-
-def canonical_text(value: Fraction, binary: bool = False) -> str:
-    """Quantity.String() of a sum, which keeps its first quantity's format: BinarySI for a whole
-    number of Ki (apis.quantity.canonical reduces it further), else DecimalSI."""
-    if binary and value.denominator == 1 and value % 1024 == 0:
-        return canonical(f"{int(value) // 1024}Ki")
-    return canonical(f"{-(-value * 10**9 // 1)}n")
+def _add(into: dict[str, Quantity], more: dict[str, Quantity]) -> None:
+    """addResourceList: Quantity.Add, the sum keeping the first quantity's format."""
+    for name, quantity in more.items():
+        into[name] = into[name].add(quantity) if name in into else quantity

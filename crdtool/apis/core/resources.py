@@ -10,13 +10,12 @@ apiserver shows it: the decoder stores quantities canonical (apis.quantity.canon
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
-from crdtool.apis.quantity import QuantityError, check_quantity, quantity_value
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.path import Path
+from crdtool.model.quantity import QuantityError, as_quantity, parse_quantity, quantity_value
 from crdtool.schema.apimachinery.names import is_dns1123_label, is_qualified_name
 
 _STANDARD_CONTAINER_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"})
@@ -41,16 +40,15 @@ def is_huge_page(name: str) -> bool:
 
 def is_huge_page_value_divisible(name: str, quantity: str | int | float) -> bool:
     """helper.IsHugePageResourceValueDivisible: the page size in the name (HugePageSizeFromResourceName)
-    is a positive whole number of bytes and the quantity, rounded up to whole bytes, a multiple of it."""
-    size_text = name.removeprefix("hugepages-")
+    is positive and a whole number of bytes (its MilliValue), and the quantity's Value() a multiple of
+    its Value() (a page size whose Value() overflows to zero panics in Go; here it divides nothing)."""
     try:
-        check_quantity(size_text)
-        size = quantity_value(size_text)
-    except (QuantityError, ValueError):
+        size = parse_quantity(name.removeprefix("hugepages-"))
+    except QuantityError:
         return False
-    if size <= 0 or math.ceil(size * 1000) % 1000 != 0:
+    if size.sign() <= 0 or size.scaled_value(-3) % 1000 != 0 or size.scaled_value(0) == 0:
         return False
-    return math.ceil(quantity_value(quantity)) % math.ceil(size) == 0
+    return as_quantity(quantity).scaled_value(0) % size.scaled_value(0) == 0
 
 
 def _huge_page_value(name: str, quantity: str | int | float, path: Path) -> list[FieldError]:
@@ -80,11 +78,11 @@ def is_overcommit_allowed(name: str) -> bool:
 
 def validate_resource_quantity_value(name: str, quantity: str | int | float, path: Path) -> list[FieldError]:
     """ValidateResourceQuantityValue: not negative; whole for integer (extended) resources."""
-    value = quantity_value(quantity)
+    value = as_quantity(quantity)
     errs = []
-    if value < 0:
+    if value.sign() < 0:
         errs.append(FieldError.invalid(path, _text(quantity), IS_NEGATIVE))
-    if is_extended(name) and (value * 1000) % 1000 != 0:
+    if is_extended(name) and value.scaled_value(-3) % 1000 != 0:  # MilliValue() % 1000, Go's int64s
         errs.append(FieldError.invalid(path, TypedString(_text(quantity)), "must be an integer"))
     return errs
 
@@ -144,7 +142,7 @@ def validate_container_resource_requirements(requirements: dict[str, Any] | None
         errs += validate_resource_quantity_value(name, quantity, at)
         if name in limits:
             limit = limits[name]
-            request_value, limit_value = quantity_value(quantity), quantity_value(limit)
+            request_value, limit_value = quantity_value(quantity), quantity_value(limit)  # Cmp: by value
             if request_value != limit_value and not is_overcommit_allowed(name):
                 errs.append(FieldError.invalid(req_path, _text(quantity),
                                                f"must be equal to {name} limit of {_text(limit)}"))

@@ -93,7 +93,7 @@ def validate_volume_source(volume: dict[str, Any], path: Path, name: str, opts: 
 
 def _empty_dir(source: dict[str, Any], path: Path) -> list[FieldError]:
     """validateVolumeSource's emptyDir: a non-negative sizeLimit."""
-    from crdtool.apis.quantity import quantity_sign
+    from crdtool.model.quantity import quantity_sign
 
     limit = source.get("sizeLimit")
     if limit is not None and quantity_sign(limit) < 0:

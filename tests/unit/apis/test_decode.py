@@ -6,7 +6,7 @@ import pytest
 
 from crdtool.apis import openapi
 from crdtool.apis.decode import decode
-from crdtool.apis.quantity import ERR_FORMAT_WRONG, ERR_NUMERIC, ERR_SUFFIX, QuantityError, check_quantity
+from crdtool.model.quantity import ERR_FORMAT_WRONG, ERR_NUMERIC, ERR_SUFFIX, QuantityError, check_quantity
 
 DEPLOYMENT = openapi.definition_name("apps", "v1", "Deployment")
 SERVICE = openapi.definition_name("", "v1", "Service")

@@ -24,8 +24,8 @@ import pytest
 from crdtool.apis import openapi
 from crdtool.apis.decode import decode
 from crdtool.apis.defaults import set_object_defaults
-from crdtool.apis.quantity import round_up_to_milli
 from crdtool.model.discovery import lookup_kind
+from crdtool.model.quantity import round_up_to_milli
 
 CORE = "core/v1 "
 APPS = "apps/v1 "

@@ -56,7 +56,10 @@ TRUE_EXAMPLES = [
     "url('https://example.com/path?').getQuery() == {}",
     # quantity.go
     "isQuantity('1.3G')", "isQuantity('1.3Gi')", "!isQuantity('1,3G')", "isQuantity('10000k')", "!isQuantity('200K')",
-    "!isQuantity('Three')", "!isQuantity('Mi')",
+    "!isQuantity('Three')",
+    # the library's comment has `isQuantity('Mi')` false, but ParseQuantity's scanner reads a number
+    # without digits as 0, and `Mi` is a suffix: Go's code accepts it
+    "isQuantity('Mi')", "sign(quantity('Mi')) == 0",
     "quantity('50000000G').isInteger()", "quantity('50k').isInteger()",
     "!quantity('9999999999999999999999999999999999999G').isInteger()", "quantity('50k').asInteger() == 50000",
     "quantity('50k').sub(20000).asApproximateFloat() == 30000.0",
@@ -154,6 +157,23 @@ TRUE_EXAMPLES = [
 def test_documented_examples(expr: str) -> None:
     assert run(expr) is True
 
+#: AsInt64 works on Go's form of a quantity: a negative scale (`1000m`, `1.0`) or an inf.Dec (more
+#: than 18 digits, a binary suffix past its precision) is no integer, whole or not; sums keep the form.
+QUANTITY_FORMS = [
+    "quantity('1e3').isInteger()", "quantity('1Ti').isInteger()", "quantity('123456789012345678').isInteger()",
+    "!quantity('1000m').isInteger()", "!quantity('1.0').isInteger()", "!quantity('1Pi').isInteger()",
+    "!quantity('9223372036854775807').isInteger()", "!quantity('1e999999999').isInteger()",
+    "!quantity('1').add(quantity('500m')).sub(quantity('500m')).isInteger()",
+    "quantity('1').add(quantity('500m')).sub(quantity('500m')).compareTo(quantity('1')) == 0",
+    "quantity('1k').sub(quantity('500')).asInteger() == 500", "quantity('1.0').compareTo(quantity('1')) == 0",
+    "quantity('1e999999999').isGreaterThan(quantity('1e-999999999'))",
+]
+
+
+@pytest.mark.parametrize("expr", QUANTITY_FORMS)
+def test_quantity_integers_follow_gos_form(expr: str) -> None:
+    assert run(expr) is True
+
 
 def test_sum_of_durations() -> None:
     assert run("[duration('1m'), duration('1s')].sum() == duration('1m1s')") is True
@@ -174,6 +194,9 @@ def test_dynamic_receivers(expr: str) -> None:
     ("quantity('Three')",
      "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
     ("quantity('9999999999999999999999999999999999999G').asInteger()", "cannot convert value to integer"),
+    ("quantity('1000m').asInteger()", "cannot convert value to integer"),
+    ("quantity('1.2.3')",  # Go's scanner, not the regular expression its error quotes
+     "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
     ("url('../relative-path')", 'URL parse error during conversion from string: parse "../relative-path": '
                                 "invalid URI for request"),
     ("ip('1.2.3')", 'IP Address "1.2.3" parse error during conversion from string: ParseAddr("1.2.3"): '

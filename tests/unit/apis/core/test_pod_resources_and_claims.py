@@ -10,12 +10,11 @@ Go code gives, and the text where Go states it."""
 from __future__ import annotations
 
 import copy
-from fractions import Fraction
 
 import pytest
 
 from crdtool.apis.core import kinds
-from crdtool.apis.core.podresources import aggregate_container_requests, canonical_text
+from crdtool.apis.core.podresources import aggregate_container_requests
 from crdtool.apis.core.pods import validate_pod_template_spec
 from crdtool.apis.core.trustbundles import cluster_trust_bundle_name_errors, validate_signer_name
 from crdtool.apis.defaults import set_object_defaults
@@ -189,15 +188,17 @@ def test_pod_requests_default_from_containers_then_limits() -> None:
 
 
 def test_aggregate_and_canonical_text() -> None:
-    """AggregateContainerRequests' arithmetic; a sum's text in Quantity's canonical form."""
+    """AggregateContainerRequests' arithmetic (Quantity.Add); a sum's text is Quantity.String() in the
+    first quantity's format."""
     spec = {"containers": [{"resources": {"requests": {"memory": "512Mi"}}},
                            {"resources": {"requests": {"memory": "512Mi", "cpu": "1"}}}]}
-    assert aggregate_container_requests(spec) == {"memory": (Fraction(2**30), "1Gi"), "cpu": (Fraction(1), "1")}
-    assert canonical_text(Fraction(3, 2)) == "1500m"
-    assert canonical_text(Fraction(3000)) == "3k"
-    assert canonical_text(Fraction(1536 * 1024), binary=True) == "1536Ki"
-    assert canonical_text(Fraction(2**30), binary=True) == "1Gi"
-    assert canonical_text(Fraction(1500), binary=True) == "1500"
+    totals = aggregate_container_requests(spec)
+    assert {name: (total.amount, total.string()) for name, total in totals.items()} == {
+        "memory": (2**30, "1Gi"), "cpu": (1, "1")}
+    for texts, expected in [(["500m", "1"], "1500m"), (["1k", "2k"], "3k"), (["1Mi", "512Ki"], "1536Ki"),
+                            (["512Mi", "512Mi"], "1Gi"), (["1Ki", "476"], "1500"), (["1", "1Ki"], "1025")]:
+        spec = {"containers": [{"resources": {"requests": {"cpu": text}}} for text in texts]}
+        assert aggregate_container_requests(spec)["cpu"].string() == expected, texts
 
 
 # ---------------------------------------------------------------- ephemeral volume claim template

@@ -13,11 +13,15 @@ digits by Go's Pow10 where Go takes its own form's: the two can differ in the la
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from cel_expr_python import cel
 
 from crdtool.cel.library.functions import Library
 from crdtool.cel.library.opaque import cel_type, make
-from crdtool.model.quantity import DECIMAL_SI, Quantity, parse_quantity
+
+if TYPE_CHECKING:
+    from crdtool.model.quantity import Quantity
 
 __all__ = ["library"]
 
@@ -39,6 +43,8 @@ def _quantity(message) -> Quantity:
     """The Quantity a message stands for: an int64Amount unless marked or too long for one."""
     from decimal import Decimal
 
+    from crdtool.model.quantity import DECIMAL_SI, Quantity
+
     text: str = message.value
     quantity = Quantity(Decimal(text.removesuffix(_NOT_INT64)), True, DECIMAL_SI)
     if text.endswith(_NOT_INT64) or not _INT64_MIN <= quantity.coefficient() <= _INT64_MAX:
@@ -50,12 +56,22 @@ def _of_int(value: int) -> Quantity:
     """resource.NewQuantity(value, DecimalSI): an int64Amount at scale 0."""
     from decimal import Decimal
 
+    from crdtool.model.quantity import DECIMAL_SI, Quantity
+
     return Quantity(Decimal(value), True, DECIMAL_SI)
+
+
+def _parse(text: str) -> Quantity:
+    """ParseQuantity (model.quantity is imported here: every run with rules registers this library,
+    few call it)."""
+    from crdtool.model.quantity import parse_quantity
+
+    return parse_quantity(text)
 
 
 def _is_quantity(text: str) -> bool:
     try:
-        parse_quantity(text)
+        _parse(text)
     except ValueError:
         return False
     return True
@@ -74,7 +90,7 @@ def _compare(a, b) -> int:
 
 def library(lib: Library) -> None:
     q, s, i, b = cel_type(QUANTITY), cel.Type.STRING, cel.Type.INT, cel.Type.BOOL
-    lib.function("quantity", "string_to_quantity", q, [s], lambda t: _message(parse_quantity(t)))
+    lib.function("quantity", "string_to_quantity", q, [s], lambda t: _message(_parse(t)))
     lib.function("isQuantity", "is_quantity_string", b, [s], _is_quantity)
     lib.function("sign", "quantity_sign", i, [q], lambda v: _quantity(v).sign())
     lib.member("isInteger", "quantity_is_integer", b, [q], lambda v: _quantity(v).as_int64() is not None)

@@ -381,11 +381,48 @@ class _Coster:
     def library_cost(self, node: Node, overload: str) -> tuple[Cost, Cost | None] | None:
         """The Kubernetes library's cost estimates (library.CostEstimator.EstimateCallCost): the
         call's cost and its result's size, or None for a call the library does not estimate."""
-        for estimate in (self._list_call_cost, self._string_call_cost, self._parsed_value_call_cost):
+        for estimate in (self._lists_extension_cost, self._list_call_cost, self._string_call_cost,
+                         self._parsed_value_call_cost):
             cost = estimate(node, overload)
             if cost is not None:
                 return cost
         return None
+
+    def _lists_extension_cost(self, node: Node, overload: str) -> tuple[Cost, Cost | None] | None:
+        """cel-go's lists extension at version 3, the apiserver's since 1.34 (its overload estimators come
+        before any other): a call that makes a list costs 1, plus 10 for the new list, plus a factor
+        times the size it reports for that list: the slice's length, the list's for reverse and
+        flatten (times the depth), and its square for distinct and sort (2 a pair, 2.1 for strings and
+        bytes), which it also reports as the result's size."""
+        target, args = node.target, node.args
+        if overload == "list_slice" and target is not None and len(args) == 2:
+            start, end = self._int_literal(args[0], 0), self._int_literal(args[1], self.size(target).max)
+            return _allocating(1.0, _fixed((end - start) % (MAX + 1)))  # uint64 arithmetic wraps
+        if overload in ("list_flatten", "list_flatten_int") and target is not None and len(args) <= 1:
+            depth = self._int_literal(args[0], MAX) if args else 1
+            return _allocating(float(depth), self.size(target))
+        if overload in ("list_range", "lists_range") and target is None and len(args) == 1:
+            return _allocating(1.0, _fixed(self._int_literal(args[0], MAX)))
+        if overload == "list_reverse" and target is not None and not args:
+            return _allocating(1.0, self.size(target))
+        if overload == "list_distinct" and target is not None and not args:
+            size = self.size(target)
+            return _allocating(2.0, size * size)
+        if overload.endswith("_sort") and target is not None and not args:
+            return self._sort_cost(target)
+        if overload.endswith("_sortByAssociatedKeys") and target is not None and len(args) == 1:
+            return self._sort_cost(args[0])  # sorted by the keys' list, of the keys' type
+        return None
+
+    def _sort_cost(self, keys: Node) -> tuple[Cost, Cost]:
+        size = self.size(keys)
+        return _allocating(2.0 + (STRING_TRAVERSAL if self._list_of_strings(keys) else 0.0), size * size)
+
+    def _int_literal(self, node: Node, default: int) -> int:
+        """nodeAsIntValue: an int literal's value (0 when negative), else `default`."""
+        if node.kind != "const" or self.ast.type_kind(node) != "int" or isinstance(node.const, bool):
+            return default
+        return max(int(node.const), 0)  # type: ignore[call-overload]
 
     def _list_call_cost(self, node: Node, overload: str) -> tuple[Cost, Cost | None] | None:
         """The lists and sets libraries (and a string's indexOf, named like the list function)."""
@@ -401,8 +438,6 @@ class _Coster:
         if name in ("sets.contains", "sets.intersects", "sets.equivalent") and len(args) == 2:
             pairs = self.size(args[0]) * self.size(args[1])
             return ONE + (pairs + pairs if name == "sets.equivalent" else pairs), None
-        if name == "lists.range":
-            return UNKNOWN, UNKNOWN
         return None
 
     def _string_call_cost(self, node: Node, overload: str) -> tuple[Cost, Cost | None] | None:
@@ -500,6 +535,16 @@ class _Coster:
     def _list_of_strings(self, node: Node) -> bool:
         t = self.ast.types.get(node.id)
         return bool(t) and t[0] == "list" and t[1][0] in ("string", "bytes")
+
+
+def _fixed(size: int) -> Cost:
+    return Cost(size, size)
+
+
+def _allocating(factor: float, size: Cost) -> tuple[Cost, Cost]:
+    """estimateAllocatingListCall: the call (1) and the new list (common.ListCreateBaseCost, 10), and
+    `factor` for each element of a list of `size`, which is also the result's size."""
+    return size.factor(factor) + ONE + Cost(10, 10), size
 
 
 def _is_format_named(node: Node) -> bool:

@@ -317,6 +317,34 @@ def test_a_deep_rule_over_unbounded_values_exceeds_the_cost_budget(tmp_path: Pat
     assert "Forbidden: estimated rule cost exceeds budget by factor of more than 100x" in res.output
 
 
+@pytest.mark.parametrize(("rule", "items", "max_cost"), [
+    # cel-go's lists extension (version 3) estimates: 1 for the call and 10 for the new list, plus a
+    # factor times the length it reports; `self.l` costs 2, `.size()` and a comparison of ints 1 each
+    ("self.l.slice(0, 1) == [1]", {"type": "integer"}, 2 + 12 + 10 + 1),  # a slice of 1; [1] 10; `==` of 1 item 1
+    ("self.l.reverse().size() > 0", {"type": "integer"}, 2 + 21 + 1 + 1),  # as long as the list (10)
+    ("self.l.distinct().size() == self.l.size()", {"type": "integer"}, 2 + 211 + 1 + 3 + 1),  # 2 × 10 × 10
+    ("self.l.sort() == self.l", {"type": "string", "maxLength": 4}, 2 + 221 + 2 + 1),  # 2.1 × 10 × 10 for strings
+    ("lists.range(5).size() == 5", {"type": "integer"}, 16 + 1 + 1),  # the literal's length
+    ("[self.l, self.l].flatten(1).size() > 0", {"type": "integer"}, 14 + 13 + 1 + 1),  # the literal's 2 items
+])
+def test_list_building_functions_cost_what_cel_go_estimates(tmp_path: Path, rule: str, items: dict,
+                                                            max_cost: int) -> None:
+    crd = tmp_path / "crd.json"
+    crd.write_text(_crd(rule, {"l": {"type": "array", "maxItems": 10, "items": items}}))
+    data = json.loads(run("--format", "json", "lint", "--costs", str(crd)).output)
+    assert [c["maxCost"] for c in data["results"][0]["ruleCosts"]] == [max_cost]
+
+
+def test_distinct_over_a_long_list_exceeds_the_cost_budget(tmp_path: Path) -> None:
+    """distinct() compares each pair: over 10,000 items, 2 × 10^8, twenty times the budget of a rule."""
+    crd = tmp_path / "crd.json"
+    crd.write_text(_crd("self.l.distinct().size() == self.l.size()",
+                        {"l": {"type": "array", "maxItems": 10_000, "items": {"type": "integer"}}}))
+    res = run("lint", str(crd))
+    assert res.exit_code == 1
+    assert "Forbidden: estimated rule cost exceeds budget by factor of 20.0x" in res.output
+
+
 def test_rules_beyond_the_engines_iteration_cap_are_evaluated(tmp_path: Path) -> None:
     """100,000 iterations: over the CEL engine's cap of 10,000, within the apiserver's runtime cost limit."""
     crd, cr = tmp_path / "crd.json", tmp_path / "cr.json"

@@ -28,7 +28,6 @@ on macOS, LOCALAPPDATA on Windows); CRDTOOL_CACHE_DIR overrides it.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.util
 import os
 import pickle
@@ -36,13 +35,34 @@ import re
 import sys
 import time
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, Protocol
 
-__all__ = ["BUILDS_KEPT", "MAX_BYTES", "Cache", "cache_directory", "clean", "disabled", "text_digest"]
+__all__ = ["BUILDS_KEPT", "MAX_BYTES", "Cache", "cache_directory", "clean", "digest", "disabled", "text_digest"]
 
-#: Each entry starts with this, then the SHA-256 of the payload, then the payload (a pickle).
-_MAGIC = b"crdtool-cache 1\n"
+try:
+    # CPython's own BLAKE2: importing hashlib loads OpenSSL first, some 5 ms of every run, which a one-file
+    # run feels (CPython's random module takes its sha512 the same way); hashlib's blake2b is the same function
+    from _blake2 import blake2b as _blake2b
+except ImportError:
+    from hashlib import blake2b as _blake2b
+
+#: Each entry starts with this, then the digest of the payload, then the payload (a pickle).
+_MAGIC = b"crdtool-cache 2\n"
 _DIGEST = 32
+
+
+class Hash(Protocol):
+    """A running hash (hashlib's interface)."""
+
+    def update(self, data: bytes, /) -> None: ...
+    def digest(self) -> bytes: ...
+    def hexdigest(self) -> str: ...
+
+
+def digest(data: bytes = b"") -> Hash:
+    """The cache's hash, BLAKE2b of 32 bytes, of `data` (more can be added with `update`)."""
+    return _blake2b(data, digest_size=_DIGEST)
+
 #: A build's folder is named by its identity (build_identity).
 _IDENTITY = re.compile(r"[0-9a-f]{16}")
 #: The size past which entries are pruned, least recently used first (see the module's docstring).
@@ -83,17 +103,17 @@ def build_identity() -> str:
     files (a pickle and compiled rules depend on them). This runs on every start: no file is hashed."""
     from crdtool import KUBE_VERSION, __version__
 
-    digest = hashlib.sha256(f"{__version__}\0{KUBE_VERSION}\0{sys.version}".encode())
-    _digest_package(digest, os.path.dirname(os.path.realpath(__file__)), "crdtool", (".py", ".json", ".gz"))
+    identity = digest(f"{__version__}\0{KUBE_VERSION}\0{sys.version}".encode())
+    _digest_package(identity, os.path.dirname(os.path.realpath(__file__)), "crdtool", (".py", ".json", ".gz"))
     cel = importlib.util.find_spec("cel_expr_python")
     if cel is not None and cel.submodule_search_locations:
         for location in cel.submodule_search_locations:
-            _digest_package(digest, location, "cel_expr_python", (".py", ".so", ".pyd"))
-    return digest.hexdigest()[:16]
+            _digest_package(identity, location, "cel_expr_python", (".py", ".so", ".pyd"))
+    return identity.hexdigest()[:16]
 
 
-def _digest_package(digest: Any, top: str, distribution: str, suffixes: tuple[str, ...]) -> None:
-    """Add what identifies the installed files of the package at `top` to `digest`: the RECORD its
+def _digest_package(identity: Hash, top: str, distribution: str, suffixes: tuple[str, ...]) -> None:
+    """Add what identifies the installed files of the package at `top` to `identity`: the RECORD its
     installer wrote beside it (pip, uv and their peers list every file with its hash there, and write it
     again at every install), or, for a package without one (a checkout installed as editable), the
     relative path, size and modification time of each file under `top` with one of `suffixes`."""
@@ -104,15 +124,15 @@ def _digest_package(digest: Any, top: str, distribution: str, suffixes: tuple[st
     found = False
     for record in records:
         with contextlib.suppress(OSError), open(os.path.join(record, "RECORD"), "rb") as f:
-            digest.update(f.read())
+            identity.update(f.read())
             found = True
     if not found:
-        _digest_files(digest, top, suffixes)
+        _digest_files(identity, top, suffixes)
 
 
-def _digest_files(digest: Any, top: str, suffixes: tuple[str, ...]) -> None:
+def _digest_files(identity: Hash, top: str, suffixes: tuple[str, ...]) -> None:
     """Add the relative path, size and modification time of each file under `top` with one of
-    `suffixes` to `digest`, in name order."""
+    `suffixes` to `identity`, in name order."""
     entries = []
     stack = [top]
     while stack:
@@ -125,14 +145,14 @@ def _digest_files(digest: Any, top: str, suffixes: tuple[str, ...]) -> None:
                 elif entry.name.endswith(suffixes):
                     stat = entry.stat()
                     entries.append(f"\0{os.path.relpath(entry.path, top)}\0{stat.st_size}\0{stat.st_mtime_ns}")
-    digest.update("".join(sorted(entries)).encode())
+    identity.update("".join(sorted(entries)).encode())
 
 
 @lru_cache(maxsize=256)
 def text_digest(text: str) -> bytes:
-    """The SHA-256 of a file's text, what its entries are keyed by (memoized: a file's documents
+    """The digest of a file's text, what its entries are keyed by (memoized: a file's documents
     and its verdicts share it)."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+    return digest(text.encode("utf-8", "surrogatepass")).digest()
 
 
 class Cache:
@@ -155,7 +175,7 @@ class Cache:
 
     def _path(self, namespace: str, key: bytes) -> str:
         assert self._root is not None
-        name = hashlib.sha256(namespace.encode() + b"\0" + key).hexdigest()
+        name = digest(namespace.encode() + b"\0" + key).hexdigest()
         return os.path.join(self._root, self._identity, name[:2], name[2:])
 
     def get(self, namespace: str, key: bytes) -> Any | None:
@@ -170,7 +190,7 @@ class Cache:
         except OSError:
             return None
         payload = raw[len(_MAGIC) + _DIGEST:]
-        if not raw.startswith(_MAGIC) or raw[len(_MAGIC):len(_MAGIC) + _DIGEST] != hashlib.sha256(payload).digest():
+        if not raw.startswith(_MAGIC) or raw[len(_MAGIC):len(_MAGIC) + _DIGEST] != digest(payload).digest():
             return None
         try:
             value = pickle.loads(payload)
@@ -200,7 +220,7 @@ class Cache:
             fd, tmp = self._temporary(os.path.dirname(path))
             try:
                 with os.fdopen(fd, "wb") as f:
-                    f.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
+                    f.write(_MAGIC + digest(payload).digest() + payload)
                 os.replace(tmp, path)
                 self._held.add((namespace, key))
             except BaseException:

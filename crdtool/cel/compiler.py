@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from cel_expr_python import cel
 
 from crdtool.cel import checked_ast, cost, environment, library, list_semantics, unbounded
-from crdtool.cel.protos import SchemaTypes, UndeclarableError, build_schema_types, renumbered, selectable_names
 from crdtool.cel.types import DeclType, DeclTypes, schema_decl_type
 from crdtool.model.gofmt import go_trim_space
 from crdtool.model.memo import IdentityMemo
@@ -28,6 +27,7 @@ if TYPE_CHECKING:
     from crdtool.cache import Cache
     from crdtool.cel import deep
     from crdtool.cel.errors import CompileIssue
+    from crdtool.cel.protos import SchemaTypes
     from crdtool.cel.sourcemap import SourceMap
 
 __all__ = ["CompiledRule", "NodeRules", "TooDeepError", "check_expression", "compile_node"]
@@ -179,7 +179,9 @@ def _compile(schema: Structural, is_resource_root: bool, store: Cache | None = N
     compiled = _by_fingerprint.get(key)
     if compiled is None and store is not None and store.enabled:
         compiled = _stored_rules(store, stored_key, decl_type)
-    if compiled is None:
+    if compiled is None:  # the checking side (protobuf's descriptors) is imported when a rule is compiled
+        from crdtool.cel.protos import UndeclarableError, selectable_names
+
         sources = [r.get(k) or "" for r in rules for k in ("rule", "messageExpression")]
         try:
             types = _schema_types(decl_type, selectable_names(sources))
@@ -205,6 +207,8 @@ _TYPES_KEPT = 512
 def _schema_types(decl_type: DeclType, names: frozenset[str]) -> SchemaTypes:
     """The message types of a node's `self` for rules whose identifiers are `names` (`build_schema_types`),
     made once per type. Raises UndeclarableError."""
+    from crdtool.cel.protos import build_schema_types, renumbered
+
     key = (decl_type.fingerprint(), library.callable_functions(names))
     made = _types_made.get(key)
     if made is not None and (not made.narrowed or made.names == names):

@@ -33,7 +33,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from cel_expr_python import cel
-from google.protobuf import duration_pb2, timestamp_pb2, wrappers_pb2
 
 from crdtool.cel import checked_ast
 from crdtool.model.record import IdentityRecord, Record
@@ -496,10 +495,14 @@ def _returnable(value: Any) -> Any:
     """A value for a function to return or an activation to hold: timestamps and durations as their
     protobuf messages."""
     if isinstance(value, datetime.datetime):
+        from google.protobuf import timestamp_pb2
+
         message = timestamp_pb2.Timestamp()
         message.FromDatetime(value)
         return message
     if isinstance(value, datetime.timedelta):
+        from google.protobuf import duration_pb2
+
         message = duration_pb2.Duration()
         message.FromTimedelta(value)
         return message
@@ -514,6 +517,8 @@ def _restored(value: Any, t: tuple) -> Any:
     """A value as the engine passed it to a function, with the uints its checked type says it holds."""
     kind = t[0] if t else "dyn"
     if kind == "uint" and isinstance(value, int) and not isinstance(value, bool):
+        from google.protobuf import wrappers_pb2
+
         return wrappers_pb2.UInt64Value(value=value)
     if kind == "list" and isinstance(value, list):
         return [_restored(v, t[1]) for v in value]

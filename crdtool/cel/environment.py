@@ -14,12 +14,14 @@ optional type, so the rule is wrapped in a one-element comprehension that binds 
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from cel_expr_python import cel
-from google.protobuf import descriptor_pool
 
-from crdtool.cel import deep, library, list_semantics, unbounded
-from crdtool.cel.protos import SchemaTypes, base_pool_files
+from crdtool.cel import deep, library, list_semantics, pool_files, unbounded
+
+if TYPE_CHECKING:
+    from crdtool.cel.protos import SchemaTypes
 
 __all__ = ["OLD_SELF_PRESENT", "OLD_SELF_VALUE", "check_env", "eval_env", "optional_old_self_check",
            "optional_old_self_eval"]
@@ -68,9 +70,13 @@ def eval_env(more_variables: tuple[str, ...] = ()) -> cel.Env:
 
 
 @cache
-def library_pool() -> descriptor_pool.DescriptorPool:
-    """The well-known types and the library's opaque types (IP, CIDR, Quantity, ...)."""
-    pool = descriptor_pool.DescriptorPool()
-    for proto in base_pool_files() + library.descriptor_files():
-        pool.Add(proto)
+def library_pool() -> Any:
+    """The well-known types and the library's opaque types (IP, CIDR, Quantity, ...), added from their
+    serialized files (pool_files): making them as FileDescriptorProtos would import protobuf's
+    descriptor messages and the well-known types' modules, which evaluating a rule does not need."""
+    from google.protobuf.descriptor_pool import DescriptorPool  # cel.NewEnv imports it in any case
+
+    pool = DescriptorPool()
+    for serialized in (*pool_files.WELL_KNOWN, *pool_files.OPAQUE):
+        pool.AddSerializedFile(serialized)
     return pool

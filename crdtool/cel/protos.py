@@ -28,8 +28,9 @@ import re
 from collections.abc import Iterable
 
 from cel_expr_python import cel
-from google.protobuf import descriptor_pb2, descriptor_pool, duration_pb2, struct_pb2, timestamp_pb2
+from google.protobuf import descriptor_pb2, descriptor_pool
 
+from crdtool.cel import pool_files
 from crdtool.cel.types import DeclType
 from crdtool.model.record import Record, replace
 
@@ -66,12 +67,7 @@ def selectable_names(sources: Iterable[str]) -> frozenset[str]:
 
 def base_pool_files() -> list[descriptor_pb2.FileDescriptorProto]:
     """The well-known types every schema file depends on."""
-    files = []
-    for module in (struct_pb2, timestamp_pb2, duration_pb2):
-        proto = descriptor_pb2.FileDescriptorProto()
-        module.DESCRIPTOR.CopyToProto(proto)
-        files.append(proto)
-    return files
+    return [descriptor_pb2.FileDescriptorProto.FromString(data) for data in pool_files.WELL_KNOWN]
 
 
 class SchemaTypes(Record):

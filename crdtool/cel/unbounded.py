@@ -40,7 +40,6 @@ from contextlib import contextmanager
 from typing import Any
 
 from cel_expr_python import cel
-from google.protobuf import wrappers_pb2
 
 from crdtool.cel.ast_proto import checked_expr_classes
 from crdtool.model.record import Record
@@ -435,6 +434,8 @@ def as_data(value: cel.Value) -> Any:
     them ints). Only lists and maps are walked."""
     kind = value.type().name()
     if kind == "UINT":
+        from google.protobuf import wrappers_pb2
+
         return wrappers_pb2.UInt64Value(value=value.plain_value())
     if kind.startswith("LIST"):
         return [as_data(item) for item in value.value()]

@@ -10,8 +10,6 @@ from __future__ import annotations
 import base64
 import binascii
 
-from google.protobuf import duration_pb2, timestamp_pb2
-
 from crdtool.cel.types import DeclType
 from crdtool.model.gotime import GoTime, TimeParseError, parse_rfc3339
 from crdtool.schema.values.formats import is_date, parse_duration
@@ -49,6 +47,8 @@ def to_cel(value, t: DeclType | None):
         if nanos is None:
             return value
         seconds = abs(nanos) // 1_000_000_000 * (1 if nanos >= 0 else -1)
+        from google.protobuf import duration_pb2
+
         return duration_pb2.Duration(seconds=seconds, nanos=nanos - seconds * 1_000_000_000)
     if kind == "bytes" and isinstance(value, str):
         try:
@@ -78,4 +78,6 @@ def _timestamp(value: str):
     seconds = parsed.unix_seconds()
     if not _MIN_SECONDS <= seconds <= _MAX_SECONDS:
         return value
+    from google.protobuf import timestamp_pb2
+
     return timestamp_pb2.Timestamp(seconds=seconds, nanos=parsed.nanosecond)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import hashlib
 import multiprocessing
 import os
 import shutil
@@ -42,7 +43,7 @@ def test_a_damaged_entry_is_a_miss_and_is_rebuilt(tmp_path: Path, damage: str) -
         "empty": b"",
         "garbage": b"not a cache entry at all",
         # a consistent checksum over a payload this build cannot unpickle
-        "pickle": raw[:16] + __import__("hashlib").sha256(b"\x80\x05junk").digest() + b"\x80\x05junk",
+        "pickle": raw[:16] + hashlib.blake2b(b"\x80\x05junk", digest_size=32).digest() + b"\x80\x05junk",
     }[damage]
     entry.write_bytes(damaged)
     store = Cache(tmp_path, BUILD_A)
@@ -257,13 +258,11 @@ def test_the_size_cap_counts_every_builds_entries_and_removes_the_least_recently
 
 
 def _fingerprint(top: Path) -> str:
-    import hashlib
-
     from crdtool.cache import _digest_package
 
-    digest = hashlib.sha256()
-    _digest_package(digest, str(top), "pkg", (".py",))
-    return digest.hexdigest()
+    identity = hashlib.blake2b(digest_size=32)
+    _digest_package(identity, str(top), "pkg", (".py",))
+    return identity.hexdigest()
 
 
 def test_an_installed_package_is_known_by_its_record_a_checkout_by_its_files(tmp_path: Path) -> None:

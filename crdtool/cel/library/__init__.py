@@ -13,13 +13,14 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from cel_expr_python import cel
-from google.protobuf import descriptor_pb2
 
 from crdtool.cel.library import format as format_lib
 from crdtool.cel.library import lists, net, opaque, quantity, regex, semver, strings, urls
 from crdtool.cel.library.functions import Library
 
 if TYPE_CHECKING:
+    from google.protobuf import descriptor_pb2
+
     from crdtool.cel.sourcemap import SourceMap
 
 __all__ = ["callable_functions", "config", "descriptor_files", "functions", "functions_named", "global_only_functions",

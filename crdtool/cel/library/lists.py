@@ -11,7 +11,6 @@ import datetime
 from typing import Any
 
 from cel_expr_python import cel
-from google.protobuf import duration_pb2
 
 from crdtool.cel.library.functions import Library
 
@@ -57,6 +56,8 @@ def _sum(zero):
         for item in items:
             result = result + item
         if isinstance(result, datetime.timedelta):
+            from google.protobuf import duration_pb2
+
             duration = duration_pb2.Duration()
             duration.FromTimedelta(result)
             return duration

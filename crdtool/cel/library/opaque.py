@@ -9,9 +9,12 @@ apiserver's type names and the Python functions get their value back.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 from cel_expr_python import cel
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+
+if TYPE_CHECKING:
+    from google.protobuf import descriptor_pb2
 
 __all__ = ["OPAQUE_TYPES", "cel_type", "descriptor_file", "make"]
 
@@ -22,7 +25,10 @@ OPAQUE_TYPES = ("net.IP", "net.CIDR", "kubernetes.URL", "kubernetes.Quantity", "
 
 @cache
 def descriptor_files() -> tuple[descriptor_pb2.FileDescriptorProto, ...]:
-    """One file per package (net, kubernetes) declaring its opaque messages."""
+    """One file per package (net, kubernetes) declaring its opaque messages (also written out, serialized,
+    in cel/pool_files.py by scripts/gen_pool_files.py)."""
+    from google.protobuf import descriptor_pb2
+
     files: dict[str, descriptor_pb2.FileDescriptorProto] = {}
     for full in OPAQUE_TYPES:
         package, name = full.rsplit(".", 1)
@@ -42,6 +48,9 @@ def descriptor_file() -> list[descriptor_pb2.FileDescriptorProto]:
 
 @cache
 def _classes() -> dict[str, type]:
+    """The message classes, made when a library function first makes an opaque value."""
+    from google.protobuf import descriptor_pool, message_factory
+
     pool = descriptor_pool.DescriptorPool()
     for proto in descriptor_files():
         pool.Add(proto)

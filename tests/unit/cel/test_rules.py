@@ -136,11 +136,11 @@ def test_nodes_of_one_type_share_its_messages_each_under_its_own_type_name(monke
     # the same type with other rules share the messages made for the first, renamed.
     import re
 
-    from crdtool.cel import compiler
+    from crdtool.cel import protos
 
     made = []
-    build = compiler.build_schema_types
-    monkeypatch.setattr(compiler, "build_schema_types", lambda *args: made.append(args) or build(*args))
+    build = protos.build_schema_types
+    monkeypatch.setattr(protos, "build_schema_types", lambda *args: made.append(args) or build(*args))
     props = {"spec": {"type": "object", "properties": {"size": {"type": "integer"}}}}
     numbers = []
     for value in ("'one'", "'two'", "'three'"):

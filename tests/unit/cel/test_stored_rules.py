@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path as FsPath
 
 import crdtool.cel.compiler as compiler
+import crdtool.cel.protos as protos
 from crdtool.cache import Cache
 from crdtool.cel.evaluate import validate
 from crdtool.model.path import Path
@@ -48,7 +49,7 @@ def test_rules_read_back_answer_as_freshly_compiled_ones(tmp_path: FsPath, monke
     compiled: list[str] = []
     real = compiler._eval_program
     monkeypatch.setattr(compiler, "_eval_program", lambda text, *a: compiled.append(text) or real(text, *a))
-    monkeypatch.setattr(compiler, "build_schema_types", lambda *a: (_ for _ in ()).throw(AssertionError("compiled")))
+    monkeypatch.setattr(protos, "build_schema_types", lambda *a: (_ for _ in ()).throw(AssertionError("compiled")))
     assert [outcome(Cache(tmp_path, "a" * 16), obj, old) for obj, old in objects] == fresh  # warm
     # Only the messageExpression of the failing rule is compiled: the rules' programs were stored.
     assert compiled == ["'too many: ' + string(self.replicas)"]

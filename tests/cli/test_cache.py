@@ -164,6 +164,7 @@ def test_another_builds_entries_are_never_read_and_are_kept(tmp_path: Path, monk
 
 def test_a_warm_run_lints_no_crd_and_compiles_only_the_rules_its_objects_reach(tmp_path: Path, monkeypatch) -> None:
     import crdtool.cel.compiler as compiler
+    import crdtool.cel.protos as protos
     import crdtool.engine.lint as lint
 
     crds = [str(FIXTURES / "crontab-cel" / "crd.yaml"), str(FIXTURES / "crontab-validated" / "crd.yaml"),
@@ -179,9 +180,9 @@ def test_a_warm_run_lints_no_crd_and_compiles_only_the_rules_its_objects_reach(t
         raise AssertionError("a CRD was linted though its verdict is cached")
 
     compiled: list[tuple] = []
-    real = compiler.build_schema_types
+    real = protos.build_schema_types
     monkeypatch.setattr(lint, "lint_document", no_lint)
-    monkeypatch.setattr(compiler, "build_schema_types", lambda *a: compiled.append(a) or real(*a))
+    monkeypatch.setattr(protos, "build_schema_types", lambda *a: compiled.append(a) or real(*a))
     warm = run_here(*args)
     assert (warm.exit_code, warm.output) == (cold.exit_code, cold.output)
     assert compiled == []  # the rules of the object's nodes come compiled from the cache

@@ -21,7 +21,6 @@ from crdtool.cel.library.functions import Library
 from crdtool.cel.library.opaque import cel_type, make
 from crdtool.model.gourl import URLError, parse_request_uri
 from crdtool.schema.apimachinery import names
-from crdtool.schema.values.formats import format_checker
 
 if TYPE_CHECKING:
     from crdtool.cel.depth import SyntaxNode
@@ -46,10 +45,15 @@ def _uri(value: str) -> list[str]:
 
 
 def _strfmt(name: str, message: str) -> Callable[[str], list[str]]:
-    """A check of kube-openapi's strfmt registry (the one the schema's `format` uses) with its message."""
-    check = format_checker(name)
-    assert check is not None, name
-    return lambda value: [] if check(value) else [message]
+    """A check of kube-openapi's strfmt registry (the one the schema's `format` uses) with its message
+    (the registry is imported when a rule first validates such a format)."""
+    def check(value: str) -> list[str]:
+        from crdtool.schema.values.formats import format_checker
+
+        checker = format_checker(name)
+        assert checker is not None, name
+        return [] if checker(value) else [message]
+    return check
 
 
 FORMATS = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from cel_expr_python import cel
 
@@ -12,9 +13,15 @@ from crdtool.cel.library.opaque import cel_type, make
 __all__ = ["library"]
 
 SEMVER = "kubernetes.Semver"
-_STRICT = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
-                     r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
-                     r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$")
+
+
+@cache
+def _strict() -> re.Pattern[str]:
+    """A strict semantic version (compiled when a rule first parses one: every run with rules registers
+    this library, few call it)."""
+    return re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+                      r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+                      r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$")
 
 
 def _normalize(text: str) -> str:
@@ -32,7 +39,7 @@ def _normalize(text: str) -> str:
 def _parse(text: str, normalize: bool = False) -> tuple:
     if normalize:
         text = _normalize(text)
-    m = _STRICT.match(text)
+    m = _strict().match(text)
     if m is None:
         raise ValueError("No Major.Minor.Patch elements found" if "." not in text else
                          f"Invalid character(s) found in version {text!r}")

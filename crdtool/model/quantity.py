@@ -26,14 +26,15 @@ import math
 from functools import cache
 from typing import TYPE_CHECKING
 
+from crdtool.errors import CrdtoolError
 from crdtool.model.record import FrozenRecord
 
 if TYPE_CHECKING:
     from decimal import Context, Decimal
 
 __all__ = ["BINARY_SI", "DECIMAL_EXPONENT", "DECIMAL_SI", "ERR_FORMAT_WRONG", "ERR_NUMERIC", "ERR_SUFFIX",
-           "MAX_DIGITS", "Quantity", "QuantityError", "QuantityTooLarge", "as_quantity", "canonical",
-           "check_quantity", "go_pow10", "parse_quantity", "quantity_sign", "quantity_value", "round_up_to_milli"]
+           "MAX_DIGITS", "Quantity", "QuantityError", "QuantityTooLarge", "as_quantity", "go_pow10",
+           "parse_quantity", "quantity_sign", "quantity_value", "round_up_to_milli"]
 
 SPLIT_RE = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
 ERR_FORMAT_WRONG = f"quantities must match the regular expression '{SPLIT_RE}'"
@@ -59,8 +60,9 @@ class QuantityError(ValueError):
     """ParseQuantity's error; str() is its text."""
 
 
-class QuantityTooLarge(ValueError):
-    """Exact arithmetic on quantities whose result would need more than MAX_DIGITS digits."""
+class QuantityTooLarge(CrdtoolError, ValueError):
+    """Exact arithmetic on quantities whose result would need more than MAX_DIGITS digits: input crdtool
+    will not process (exit code 2), not a crdtool bug; a CEL function's error where a rule adds them."""
 
 
 @cache
@@ -323,16 +325,6 @@ def _parse_dec(value: str, fmt: str, exponent: int) -> Quantity:
     return Quantity(amount, False, fmt)
 
 
-def check_quantity(text: str) -> None:
-    """ParseQuantity(text): QuantityError with its text when `text` is not a quantity."""
-    parse_quantity(text)
-
-
-def canonical(text: str) -> str:
-    """Quantity.String() of ParseQuantity(text), for a text check_quantity accepted."""
-    return parse_quantity(text).string()
-
-
 def as_quantity(value: str | int | float) -> Quantity:
     """The Quantity of a decoded value: a string, or a JSON number as its text."""
     return parse_quantity(value if isinstance(value, str) else repr(value))
@@ -418,7 +410,8 @@ def _exact_add(a: Decimal, b: Decimal) -> Decimal:
     try:
         return _contexts()[0].add(a, b)
     except (Inexact, InvalidOperation):
-        raise QuantityTooLarge(f"adding quantities {a} and {b} needs more than {MAX_DIGITS:,} digits") from None
+        raise QuantityTooLarge(f"quantities {a} and {b} are not added: their sum has more than {MAX_DIGITS:,} digits "
+                               "(the apiserver writes it out in full and does not finish)") from None
 
 
 def _int64(value: Decimal) -> int:

@@ -225,6 +225,21 @@ def test_quantities_with_huge_exponents_or_many_digits_are_answered_at_once(tmp_
         ("spec.containers[0].resources.requests[example.com/gpu]", "1e-3", "must be an integer")}
 
 
+def test_a_sum_of_quantities_too_long_to_write_is_refused_as_input(tmp_path) -> None:
+    """Pod-level resources add the containers' requests: 1e999999999 + 1 has a billion digits, which the
+    apiserver writes out and crdtool does not: exit code 2, said as input it will not process."""
+    pod = tmp_path / "pod.yaml"
+    pod.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  resources:\n"
+                   "    requests: {cpu: '1'}\n    limits: {cpu: '2'}\n  containers:\n"
+                   "  - {name: c, image: i, resources: {requests: {cpu: '1e999999999'}}}\n"
+                   "  - {name: d, image: i, resources: {requests: {cpu: '1'}}}\n")
+    res = CliRunner().invoke(cli, ["validate", str(pod)])
+    assert res.exit_code == 2, res.output
+    assert "crdtool: error: quantities 1E+999999999 and 1 are not added: their sum has more than 10,000,000 digits" \
+        in res.output
+    assert "internal error" not in res.output
+
+
 def test_an_object_the_apiserver_cannot_decode_was_checked_as_far_as_the_apiserver_goes(tmp_path) -> None:
     """The apiserver answers at decoding, whatever the kind: nothing was left unchecked, so the object
     does not count as partly checked (Node has no validation of its own in crdtool)."""

@@ -6,7 +6,7 @@ import pytest
 
 from crdtool.apis import openapi
 from crdtool.apis.decode import decode
-from crdtool.model.quantity import ERR_FORMAT_WRONG, ERR_NUMERIC, ERR_SUFFIX, QuantityError, check_quantity
+from crdtool.model.quantity import ERR_FORMAT_WRONG, ERR_NUMERIC, ERR_SUFFIX, QuantityError, parse_quantity
 
 DEPLOYMENT = openapi.definition_name("apps", "v1", "Deployment")
 SERVICE = openapi.definition_name("", "v1", "Service")
@@ -26,14 +26,14 @@ def deployment(spec: dict) -> dict:
 ])
 def test_invalid_quantities(text: str, error: str) -> None:
     with pytest.raises(QuantityError) as err:
-        check_quantity(text)
+        parse_quantity(text)
     assert str(err.value) == error
 
 
 @pytest.mark.parametrize("text", ["0", "1", "100m", "1.5Gi", "1e3", "1E-3", "-1", "+5", "0.5", "128974848",
                                   "129e6", "129M", "123Mi", "1.", "5Ei", "12e+3"])
 def test_valid_quantities(text: str) -> None:
-    check_quantity(text)
+    parse_quantity(text)
 
 
 def test_types_carry_go_names_and_field_order() -> None:

@@ -21,7 +21,6 @@ from typing import Any
 
 from cel_expr_python import cel
 
-from crdtool.cel.ast_proto import checked_expr_classes
 from crdtool.cel.names import escape
 from crdtool.cel.types import DeclType
 
@@ -73,6 +72,8 @@ def rewrite(serialized: bytes, self_type: DeclType, variables: dict[str, str]) -
 
     `variables` names the inputs that hold a value of `self_type` (e.g. self, oldSelf) or an optional
     of it (value "optional")."""
+    from crdtool.cel.ast_proto import checked_expr_classes  # only rules over set and map lists need it
+
     classes = checked_expr_classes()
     wrapper = classes["Any"]()
     wrapper.ParseFromString(serialized)

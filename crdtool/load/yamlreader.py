@@ -35,7 +35,6 @@ from crdtool.load.gotyping import (
 from crdtool.load.jsonflow import MAP_TAG, SEQ_TAG, STR_TAG, TooDeep, compose_json_stream
 from crdtool.load.jsonflow import PLAIN_TAG as PLAIN_TAG  # the tag of untagged plain scalars, for readers of nodes
 from crdtool.model.gounmarshal import UnmarshalTypeError
-from crdtool.model.gounquote import replace_lone_surrogate_escapes
 from crdtool.model.path import Segment
 
 MAX_DEPTH = 10000
@@ -628,6 +627,8 @@ def _number_position(text: str, literal: str) -> tuple[int | None, int | None]:
 def _decode_json(text: str, pairs: Callable[[list[tuple[str, Any]]], dict[str, Any]]) -> Any:
     """The value of JSON text as Go's reader gives it: an escaped lone surrogate reads as U+FFFD."""
     if _SURROGATE_ESCAPE.search(text):
+        from crdtool.model.gounquote import replace_lone_surrogate_escapes  # rare: imported when met
+
         text = replace_lone_surrogate_escapes(text)
     try:
         data = json.loads(text, parse_float=_json_float, parse_int=_json_int, parse_constant=_not_json,

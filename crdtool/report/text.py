@@ -14,7 +14,6 @@ from functools import lru_cache
 from typing import IO, TYPE_CHECKING
 
 from crdtool.engine.results import Result
-from crdtool.report import kubectl
 from crdtool.report.context import RenderContext
 from crdtool.report.issues import issues, where
 
@@ -139,6 +138,13 @@ def _may_color(color: bool, file: IO[str]) -> bool:
         return True
 
 
+def _kubectl_error_text(result: Result) -> str:
+    """kubectl's text for a refused object (report.kubectl is imported when a run has one)."""
+    from crdtool.report import kubectl
+
+    return kubectl.error_text(result)
+
+
 def render_results(console: Console | PlainOutput, results: list[Result], quiet: bool = False) -> None:
     """Every result; accepted documents get one line saying so (none when `quiet`)."""
     for result in results:
@@ -147,7 +153,7 @@ def render_results(console: Console | PlainOutput, results: list[Result], quiet:
             if not quiet:
                 _ok(console, f"{result.document.source}: {result.kind} {result.name}")
             continue
-        render_result(console, result, kubectl.error_text)
+        render_result(console, result, _kubectl_error_text)
 
 
 def render(results: list[Result], context: RenderContext) -> None:

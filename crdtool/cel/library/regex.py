@@ -6,7 +6,6 @@ import re2
 from cel_expr_python import cel
 
 from crdtool.cel.library.functions import Library
-from crdtool.model.goregexp import go_regexp_error
 
 __all__ = ["library"]
 
@@ -15,7 +14,10 @@ _OPTIONS.log_errors = False
 
 
 def _compile(pattern: str):
-    """regexp.Compile, failing with the library's `Illegal regex: <Go's error>`."""
+    """regexp.Compile, failing with the library's `Illegal regex: <Go's error>` (Go's compiler is
+    imported when a rule first compiles a pattern)."""
+    from crdtool.model.goregexp import go_regexp_error
+
     error = go_regexp_error(pattern)
     if error is not None:
         raise ValueError(f"Illegal regex: {error}")

@@ -46,9 +46,11 @@ def _quantity(message) -> Quantity:
     from crdtool.model.quantity import DECIMAL_SI, Quantity
 
     text: str = message.value
-    quantity = Quantity(Decimal(text.removesuffix(_NOT_INT64)), True, DECIMAL_SI)
-    if text.endswith(_NOT_INT64) or not _INT64_MIN <= quantity.coefficient() <= _INT64_MAX:
-        return Quantity(quantity.amount, False, DECIMAL_SI)
+    amount = Decimal(text.removesuffix(_NOT_INT64))
+    small = not text.endswith(_NOT_INT64) and len(amount.as_tuple().digits) <= 19  # (int() of more is slow)
+    quantity = Quantity(amount, small, DECIMAL_SI)
+    if small and not _INT64_MIN <= quantity.coefficient() <= _INT64_MAX:
+        return Quantity(amount, False, DECIMAL_SI)
     return quantity
 
 

@@ -379,8 +379,9 @@ class _Coster:
         return ONE + arg_sum, None
 
     def library_cost(self, node: Node, overload: str) -> tuple[Cost, Cost | None] | None:
-        """The Kubernetes library's cost estimates (library.CostEstimator.EstimateCallCost): the
-        call's cost and its result's size, or None for a call the library does not estimate."""
+        """The libraries' cost estimates, cel-go's lists extension's before the Kubernetes library's
+        (library.CostEstimator.EstimateCallCost), as cel-go consults them: the call's cost and its
+        result's size, or None for a call no library estimates."""
         for estimate in (self._lists_extension_cost, self._list_call_cost, self._string_call_cost,
                          self._parsed_value_call_cost):
             cost = estimate(node, overload)

@@ -7,7 +7,7 @@ defaultRequest), as the apiserver validates it. Go walks each limit's resource n
 set, in random order; they are walked here in the order max, min, default, defaultRequest,
 maxLimitRequestRatio, each in document order. A quantity is shown as Quantity.String() in the texts
 and as json.Marshal of the Quantity (the same string, quoted) as the bad value; the decoder has made
-quantities canonical already (model.quantity.canonical).
+quantities canonical already (model.quantity's Quantity.string()).
 """
 
 from __future__ import annotations

@@ -103,8 +103,9 @@ def _capacity(capacity: dict[str, Any] | None) -> list[FieldError]:
         errs.append(FieldError.not_supported(path, shown, ["storage"]))
     for name, quantity in (capacity or {}).items():
         value = as_quantity(quantity)
-        if value.scaled_value(0) < 0:  # validateBasicResource: Value(), Go's int64
-            errs.append(FieldError.invalid(path.key(name), value.scaled_value(0), "must be a valid resource quantity"))
+        whole = value.scaled_value(0)  # validateBasicResource checks Value(), Go's int64
+        if whole < 0:
+            errs.append(FieldError.invalid(path.key(name), whole, "must be a valid resource quantity"))
         if value.sign() <= 0:
             errs.append(FieldError.invalid(path.key(name), _text(quantity), "must be greater than zero"))
     return errs

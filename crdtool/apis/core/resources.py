@@ -5,7 +5,7 @@ pkg/apis/core/validation/validation.go, 1.36). The pod-level resources reuse the
 rules with their own resource names (apis.core.podresources).
 
 A quantity's bad value is Quantity.String(), its canonical form (`0.5` is shown `500m`), as the
-apiserver shows it: the decoder stores quantities canonical (apis.quantity.canonical).
+apiserver shows it: the decoder stores quantities canonical (model.quantity's Quantity.string()).
 """
 
 from __future__ import annotations

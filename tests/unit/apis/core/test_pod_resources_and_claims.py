@@ -187,7 +187,7 @@ def test_pod_requests_default_from_containers_then_limits() -> None:
     assert (IV, PR + ".requests", "must be less than or equal to cpu limit of 1") in errors(over)
 
 
-def test_aggregate_and_canonical_text() -> None:
+def test_aggregate_sums_print_as_quantity_strings() -> None:
     """AggregateContainerRequests' arithmetic (Quantity.Add); a sum's text is Quantity.String() in the
     first quantity's format."""
     spec = {"containers": [{"resources": {"requests": {"memory": "512Mi"}}},

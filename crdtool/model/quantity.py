@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from decimal import Context, Decimal
 
 __all__ = ["BINARY_SI", "DECIMAL_EXPONENT", "DECIMAL_SI", "ERR_FORMAT_WRONG", "ERR_NUMERIC", "ERR_SUFFIX",
-           "MAX_DIGITS", "Quantity", "QuantityError", "QuantityTooLarge", "as_quantity", "go_pow10",
+           "MAX_DIGITS", "Quantity", "QuantityError", "QuantityTooLarge", "as_quantity", "fits_int64", "go_pow10",
            "parse_quantity", "quantity_sign", "quantity_value", "round_up_to_milli"]
 
 SPLIT_RE = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
@@ -49,6 +49,11 @@ MAX_DIGITS = 10_000_000
 _DIGITS = frozenset("0123456789")
 _SUFFIX_CHARS = frozenset("eEinumkKMGTP")
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def fits_int64(value: int | Decimal) -> bool:
+    """Whether a value lies within Go's int64."""
+    return _INT64_MIN <= value <= _INT64_MAX
 _DECIMAL = {"": 0, "n": -9, "u": -6, "m": -3, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
 _BINARY = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
 _DECIMAL_SUFFIX = {exponent: suffix for suffix, exponent in _DECIMAL.items()}
@@ -266,7 +271,7 @@ def _interpret(suffix: str) -> tuple[str, int] | None:
         if len(significant) > 19:
             return None  # out of int64's range (and of int()'s digit limit)
         parsed = -int(significant) if suffix[1] == "-" else int(significant)
-        if not _INT64_MIN <= parsed <= _INT64_MAX:
+        if not fits_int64(parsed):
             return None
         return DECIMAL_EXPONENT, (parsed + 2**31) % 2**32 - 2**31
     return None
@@ -373,7 +378,7 @@ def _positive_scale(value: int, scale: int) -> int | None:
     if scale > 19:
         return None
     result = value * 10**scale
-    return result if _INT64_MIN <= result <= _INT64_MAX else None
+    return result if fits_int64(result) else None
 
 
 def _round_up_divide(value: int, scale: int) -> int:
@@ -400,7 +405,7 @@ def _small_add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None
     if a_value is None or b_value is None:
         return None
     total = a_value + b_value
-    return (total, a_scale) if _INT64_MIN <= total <= _INT64_MAX else None
+    return (total, a_scale) if fits_int64(total) else None
 
 
 def _exact_add(a: Decimal, b: Decimal) -> Decimal:

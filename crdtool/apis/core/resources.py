@@ -15,7 +15,7 @@ from typing import Any
 
 from crdtool.model.errors import FieldError, TypedString
 from crdtool.model.path import Path
-from crdtool.model.quantity import QuantityError, as_quantity, parse_quantity, quantity_value
+from crdtool.model.quantity import Quantity, QuantityError, as_quantity, parse_quantity
 from crdtool.schema.apimachinery.names import is_dns1123_label, is_qualified_name
 
 _STANDARD_CONTAINER_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"})
@@ -38,7 +38,7 @@ def is_huge_page(name: str) -> bool:
     return name.startswith("hugepages-")
 
 
-def is_huge_page_value_divisible(name: str, quantity: str | int | float) -> bool:
+def is_huge_page_value_divisible(name: str, quantity: Quantity) -> bool:
     """helper.IsHugePageResourceValueDivisible: the page size in the name (HugePageSizeFromResourceName)
     is positive and a whole number of bytes (its MilliValue), and the quantity's Value() a multiple of
     its Value() (a page size whose Value() overflows to zero panics in Go; here it divides nothing)."""
@@ -48,12 +48,13 @@ def is_huge_page_value_divisible(name: str, quantity: str | int | float) -> bool
         return False
     if size.sign() <= 0 or size.scaled_value(-3) % 1000 != 0 or size.scaled_value(0) == 0:
         return False
-    return as_quantity(quantity).scaled_value(0) % size.scaled_value(0) == 0
+    return quantity.scaled_value(0) % size.scaled_value(0) == 0
 
 
-def _huge_page_value(name: str, quantity: str | int | float, path: Path) -> list[FieldError]:
-    """validateResourceQuantityHugePageValue of a new object (AllowIndivisibleHugePagesValues off)."""
-    if not is_huge_page(name) or is_huge_page_value_divisible(name, quantity):
+def _huge_page_value(name: str, quantity: str | int | float, value: Quantity, path: Path) -> list[FieldError]:
+    """validateResourceQuantityHugePageValue of a new object (AllowIndivisibleHugePagesValues off);
+    `value` is the parsed `quantity`."""
+    if not is_huge_page(name) or is_huge_page_value_divisible(name, value):
         return []
     return [FieldError.invalid(path, _text(quantity), f"{_text(quantity)} is not positive integer multiple of {name}")]
 
@@ -76,9 +77,10 @@ def is_overcommit_allowed(name: str) -> bool:
     return is_native(name) and not is_huge_page(name)
 
 
-def validate_resource_quantity_value(name: str, quantity: str | int | float, path: Path) -> list[FieldError]:
-    """ValidateResourceQuantityValue: not negative; whole for integer (extended) resources."""
-    value = as_quantity(quantity)
+def validate_resource_quantity_value(name: str, quantity: str | int | float, value: Quantity,
+                                     path: Path) -> list[FieldError]:
+    """ValidateResourceQuantityValue: not negative; whole for integer (extended) resources. `value` is
+    the parsed `quantity` (the texts show it as decoded)."""
     errs = []
     if value.sign() < 0:
         errs.append(FieldError.invalid(path, _text(quantity), IS_NEGATIVE))
@@ -129,20 +131,22 @@ def validate_container_resource_requirements(requirements: dict[str, Any] | None
     lim_path, req_path = path.child("limits"), path.child("requests")
     errs: list[FieldError] = []
     cpu_or_memory = huge_pages = False
+    limit_values = {name: as_quantity(quantity) for name, quantity in limits.items()}
     for name, quantity in limits.items():
         at = lim_path.key(name)
         errs += name_check(name, at)
-        errs += validate_resource_quantity_value(name, quantity, at)
-        errs += _huge_page_value(name, quantity, at)
+        errs += validate_resource_quantity_value(name, quantity, limit_values[name], at)
+        errs += _huge_page_value(name, quantity, limit_values[name], at)
         huge_pages |= is_huge_page(name)
         cpu_or_memory |= name in _QOS_RESOURCES
     for name, quantity in requests.items():
         at = req_path.key(name)
+        value = as_quantity(quantity)
         errs += name_check(name, at)
-        errs += validate_resource_quantity_value(name, quantity, at)
+        errs += validate_resource_quantity_value(name, quantity, value, at)
         if name in limits:
             limit = limits[name]
-            request_value, limit_value = quantity_value(quantity), quantity_value(limit)  # Cmp: by value
+            request_value, limit_value = value.amount, limit_values[name].amount  # Cmp: by value
             if request_value != limit_value and not is_overcommit_allowed(name):
                 errs.append(FieldError.invalid(req_path, _text(quantity),
                                                f"must be equal to {name} limit of {_text(limit)}"))
@@ -151,7 +155,7 @@ def validate_container_resource_requirements(requirements: dict[str, Any] | None
                                                f"must be less than or equal to {name} limit of {_text(limit)}"))
         elif not is_overcommit_allowed(name):
             errs.append(FieldError.required(lim_path, "Limit must be set for non overcommitable resources"))
-        errs += _huge_page_value(name, quantity, at)
+        errs += _huge_page_value(name, quantity, value, at)
         huge_pages |= is_huge_page(name)
         cpu_or_memory |= name in _QOS_RESOURCES
     if huge_pages and not cpu_or_memory:

@@ -26,15 +26,15 @@ if TYPE_CHECKING:
 __all__ = ["library"]
 
 QUANTITY = "kubernetes.Quantity"
-_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 #: Marks a whole int64-sized value that AsInt64 refuses.
 _NOT_INT64 = "~"
 
 
 def _message(quantity: Quantity):
     """The opaque message of a quantity: its normalized value, marked when Go's form refuses AsInt64."""
-    amount = quantity.amount
-    whole_int64 = _INT64_MIN <= amount <= _INT64_MAX and quantity.is_whole()
+    from crdtool.model.quantity import fits_int64
+
+    whole_int64 = fits_int64(quantity.amount) and quantity.is_whole()
     mark = _NOT_INT64 if whole_int64 and quantity.as_int64() is None else ""
     return make(QUANTITY, quantity.normalized() + mark)
 
@@ -43,13 +43,13 @@ def _quantity(message) -> Quantity:
     """The Quantity a message stands for: an int64Amount unless marked or too long for one."""
     from decimal import Decimal
 
-    from crdtool.model.quantity import DECIMAL_SI, Quantity
+    from crdtool.model.quantity import DECIMAL_SI, Quantity, fits_int64
 
     text: str = message.value
     amount = Decimal(text.removesuffix(_NOT_INT64))
     small = not text.endswith(_NOT_INT64) and len(amount.as_tuple().digits) <= 19  # (int() of more is slow)
     quantity = Quantity(amount, small, DECIMAL_SI)
-    if small and not _INT64_MIN <= quantity.coefficient() <= _INT64_MAX:
+    if small and not fits_int64(quantity.coefficient()):
         return Quantity(amount, False, DECIMAL_SI)
     return quantity
 

@@ -8,6 +8,7 @@ import pytest
 
 from crdtool.apis.core.resources import is_huge_page_value_divisible, validate_container_resource_requirements
 from crdtool.model.path import Path
+from crdtool.model.quantity import as_quantity
 
 PATH = Path.root("spec", "containers").index(0).child("resources")
 
@@ -24,7 +25,7 @@ PATH = Path.root("spec", "containers").index(0).child("resources")
     ("hugepages-1k", 3000, True),
 ])
 def test_is_huge_page_value_divisible(name: str, quantity: str, divisible: bool) -> None:
-    assert is_huge_page_value_divisible(name, quantity) is divisible
+    assert is_huge_page_value_divisible(name, as_quantity(quantity)) is divisible
 
 
 def test_indivisible_limit_and_request_are_reported_at_their_keys() -> None:

@@ -12,25 +12,46 @@ rendered, in the document of this run, re-read from the same text.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from crdtool.cache import text_digest
 from crdtool.engine.results import Result
-from crdtool.model.record import FrozenRecord, replace
+from crdtool.model.record import Record, replace
 
 if TYPE_CHECKING:
     from crdtool.cache import Cache
     from crdtool.load.document import Document
 
-__all__ = ["CrdNames", "cached_comparison", "cached_lint", "checked_crd"]
+__all__ = ["CrdNames", "VersionHead", "cached_comparison", "cached_lint", "checked_crd", "v1_versions"]
 
 _NAMESPACE = "crd-verdict"
 
 
-class CrdNames(FrozenRecord):
-    """What registering a CRD takes from its internal form (None of it when it does not decode)."""
+class VersionHead(Record):
+    """What registering one of a CRD's versions takes from the document as written: its name, whether
+    it is served, its subresources and printer columns (its schema is read from the document when an
+    object of the version first arrives: engine.registry.ServedVersion)."""
 
-    __slots__ = ("group", "kind", "plural", "singular", "namespaced", "decoded")
+    __slots__ = ("name", "served", "subresources", "printer_columns")
+
+    name: str
+    served: bool
+    subresources: dict
+    #: additionalPrinterColumns (None: the default Age column).
+    printer_columns: list[dict] | None
+
+    def __init__(self, name: str, served: bool, subresources: dict, printer_columns: list[dict] | None) -> None:
+        self.name = name
+        self.served = served
+        self.subresources = subresources
+        self.printer_columns = printer_columns
+
+
+class CrdNames(Record):
+    """What registering a CRD takes from its internal form (None of it when it does not decode), and
+    its versions' heads: stored with its verdict, so that registering a CRD whose kind a run does not
+    use never reads its document's values."""
+
+    __slots__ = ("group", "kind", "plural", "singular", "namespaced", "decoded", "versions")
 
     group: str
     kind: str
@@ -38,34 +59,49 @@ class CrdNames(FrozenRecord):
     singular: str
     namespaced: bool
     decoded: bool
+    #: spec.versions as written, in order (those that are mappings).
+    versions: tuple[VersionHead, ...]
 
-    def __init__(self, group: str, kind: str, plural: str, singular: str, namespaced: bool, decoded: bool) -> None:
+    def __init__(self, group: str, kind: str, plural: str, singular: str, namespaced: bool, decoded: bool,
+                 versions: tuple[VersionHead, ...] = ()) -> None:
         self.group = group
         self.kind = kind
         self.plural = plural
         self.singular = singular
         self.namespaced = namespaced
         self.decoded = decoded
+        self.versions = versions
 
 
 def names_of(doc: Document) -> CrdNames:
-    """The group, names and scope of a CRD, as the apiserver's internal form holds them."""
+    """The group, names and scope of a CRD, as the apiserver's internal form holds them, and its
+    versions as written."""
     from crdtool.engine.lint import decode_internal
 
     decoded, _ = decode_internal(doc, create=False)
     spec = ((decoded or {}).get("spec")) or {}
     names = spec.get("names") or {}
+    versions = tuple(VersionHead(v.get("name", ""), bool(v.get("served")), v.get("subresources") or {},
+                                 v.get("additionalPrinterColumns") or None) for v in v1_versions(doc.data))
     return CrdNames(group=spec.get("group", ""), kind=names.get("kind", ""), plural=names.get("plural", ""),
                     singular=names.get("singular", ""), namespaced=spec.get("scope") == "Namespaced",
-                    decoded=decoded is not None)
+                    decoded=decoded is not None, versions=versions)
+
+
+def v1_versions(data: Any) -> list[dict]:
+    """A CRD document's spec.versions as written: those that are mappings, in order."""
+    spec = data.get("spec") if isinstance(data, dict) else None
+    versions = spec.get("versions") if isinstance(spec, dict) else None
+    return [v for v in versions if isinstance(v, dict)] if isinstance(versions, list) else []
 
 
 def document_key(doc: Document, *parts: object) -> bytes | None:
     """The cache key of a document as read, with `parts` (what else the value depends on); None for a
     document that was not read from a text (one built in memory has nothing to key it by)."""
-    if not doc.text:
+    digest = doc.content_digest()
+    if digest is None:
         return None
-    return text_digest(doc.text) + repr((doc.index, doc.item, *parts)).encode()
+    return digest + repr((doc.index, doc.item, *parts)).encode()
 
 
 def _stored(result: Result) -> Result:

@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import Any
 
 from crdtool.cache import Cache, disabled
-from crdtool.engine.crdcache import checked_crd, document_key
+from crdtool.engine.crdcache import checked_crd, document_key, v1_versions
 from crdtool.engine.lint import is_crd
 from crdtool.engine.results import Result
 from crdtool.load.document import Document
@@ -24,9 +24,9 @@ _AS_WRITTEN = "schema-as-written"
 class ServedVersion(IdentityRecord):
     """One version of a CRD, with its schema compiled on first use."""
 
-    # `__dict__` holds the cached properties (the compiled schema and rules).
-    __slots__ = ("crd_name", "group", "version", "kind", "plural", "singular", "namespaced", "served", "raw_schema",
-                 "subresources", "printer_columns", "store", "schema_key", "__dict__")
+    # `__dict__` holds the cached properties (the schema as written, the compiled schema and rules).
+    __slots__ = ("crd_name", "group", "version", "kind", "plural", "singular", "namespaced", "served", "document",
+                 "place", "subresources", "printer_columns", "store", "schema_key", "__dict__")
 
     crd_name: str
     group: str
@@ -36,7 +36,10 @@ class ServedVersion(IdentityRecord):
     singular: str
     namespaced: bool
     served: bool
-    raw_schema: dict | None
+    #: The CRD's document (None: a version the CRD does not have, without a schema).
+    document: Document | None
+    #: Its place among the document's spec.versions (crdcache.v1_versions).
+    place: int
     subresources: dict
     #: additionalPrinterColumns of this version (None: the default Age column).
     printer_columns: list[dict] | None
@@ -46,7 +49,7 @@ class ServedVersion(IdentityRecord):
     schema_key: bytes | None
 
     def __init__(self, crd_name: str, group: str, version: str, kind: str, plural: str, singular: str,
-                 namespaced: bool, served: bool, raw_schema: dict | None, subresources: dict,
+                 namespaced: bool, served: bool, document: Document | None, place: int, subresources: dict,
                  printer_columns: list[dict] | None = None, store: Cache | None = None,
                  schema_key: bytes | None = None) -> None:
         self.crd_name = crd_name
@@ -57,11 +60,22 @@ class ServedVersion(IdentityRecord):
         self.singular = singular
         self.namespaced = namespaced
         self.served = served
-        self.raw_schema = raw_schema
+        self.document = document
+        self.place = place
         self.subresources = subresources
         self.printer_columns = printer_columns
         self.store = store
         self.schema_key = schema_key
+
+    @cached_property
+    def raw_schema(self) -> dict | None:
+        """The version's openAPIV3Schema as written: read from the CRD's document only when an object
+        of the version arrives (the documents of CRDs whose kinds a run does not use stay unread:
+        load.cached)."""
+        if self.document is None:
+            return None
+        versions = v1_versions(self.document.data)
+        return (versions[self.place].get("schema") or {}).get("openAPIV3Schema") if self.place < len(versions) else None
 
     @cached_property
     def schema(self) -> dict | None:
@@ -121,7 +135,10 @@ class ServedVersion(IdentityRecord):
     def __getstate__(self) -> dict:
         """What a result carries back from a worker process: the version, not its compiled schema and
         rules (built again on use)."""
-        return {name: getattr(self, name) for name in self._fields}
+        state = {name: getattr(self, name) for name in self._fields if name != "document"}
+        state["document"] = None  # its locator does not cross: the schema as written does
+        state["raw_schema"] = self.raw_schema
+        return state
 
     def __setstate__(self, state: dict) -> None:
         for name, value in state.items():
@@ -172,13 +189,11 @@ class Registry(Record):
             # broken rules reporting `rule compile error` on every object, as the apiserver's validator does.
             self.rejected[(group, kind)] = result
             return result
-        for place, v in enumerate(_v1_versions(doc.data)):
+        for place, head in enumerate(crd.versions):
             served = ServedVersion(
-                crd_name=result.name or "", group=group, version=v.get("name", ""), kind=kind,
-                plural=crd.plural, singular=crd.singular, namespaced=crd.namespaced, served=bool(v.get("served")),
-                raw_schema=((v.get("schema") or {}).get("openAPIV3Schema")),
-                subresources=v.get("subresources") or {},
-                printer_columns=v.get("additionalPrinterColumns") or None, store=store,
+                crd_name=result.name or "", group=group, version=head.name, kind=kind, plural=crd.plural,
+                singular=crd.singular, namespaced=crd.namespaced, served=head.served, document=doc, place=place,
+                subresources=head.subresources, printer_columns=head.printer_columns, store=store,
                 schema_key=document_key(doc, _AS_WRITTEN, place))
             key = (group, served.version, kind)
             known = self.versions.get(key)
@@ -200,12 +215,6 @@ def _only_rule_errors(result: Result) -> bool:
     """Whether every error of a rejected CRD is about its x-kubernetes-validations."""
     return bool(result.errors) and all(
         "x-kubernetes-validations" in e.field or "x-kubernetes-validations" in e.detail for e in result.errors)
-
-
-def _v1_versions(data: Any) -> list[dict]:
-    spec = data.get("spec") if isinstance(data, dict) else None
-    versions = spec.get("versions") if isinstance(spec, dict) else None
-    return [v for v in versions if isinstance(v, dict)] if isinstance(versions, list) else []
 
 
 def unique_crds(named: list[Document], docs: list[Document]) -> list[Document]:

@@ -76,7 +76,7 @@ def decoding_version(doc: Document, served: ServedVersion, registry: Registry | 
     if (group, version) == (served.group, served.version):
         return served
     own = registry.versions.get((group, version, served.kind)) if registry is not None else None
-    return own if own is not None else replace(served, version=version, raw_schema=None, schema_key=None)
+    return own if own is not None else replace(served, version=version, document=None, schema_key=None)
 
 
 def api_version_mismatch(doc: Document, served: ServedVersion) -> str | None:

@@ -73,6 +73,15 @@ class Document(Record):
         meta = self.data.get("metadata") if isinstance(self.data, dict) else None
         return meta.get("name") if isinstance(meta, dict) else None
 
+    def content_digest(self) -> bytes | None:
+        """The digest of the text the document was read from, which the persistent cache keys its
+        entries by (crdtool.cache.text_digest); None for a document made in memory, which has none."""
+        if not self.text:
+            return None
+        from crdtool.cache import text_digest
+
+        return text_digest(self.text)
+
     def locate(self, path: Path | tuple[Segment, ...] = ()) -> tuple[int, int] | None:
         """1-based (line, column) of the node at `path` (segments), or its nearest existing ancestor."""
         if self.locator is None:

@@ -36,6 +36,11 @@ class Record:
                             if not name.startswith("__"))  # a `__dict__` slot (for cached properties) is no field
         cls._compared = tuple(name for name in cls._fields if name not in cls._derived)
 
+    @classmethod
+    def _remade(cls, **fields: Any) -> Any:
+        """The record `replace` makes from all of a record's fields: one of its class, made by its `__init__`."""
+        return cls(**fields)
+
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._compared)
         return f"{type(self).__qualname__}({fields})"
@@ -68,9 +73,11 @@ class IdentityRecord(Record):
 
 def replace(record: R, **changes: Any) -> R:
     """A new record of `record`'s class, with `changes` to its fields (made by its `__init__`, as
-    `dataclasses.replace` makes a dataclass's)."""
+    `dataclasses.replace` makes a dataclass's; a class whose records hold more than their fields says
+    otherwise: `_remade`)."""
     unknown = changes.keys() - set(record._fields)
     if unknown:
         raise TypeError(f"{type(record).__qualname__} has no field {sorted(unknown)[0]!r}")
-    return type(record)(**{name: changes[name] if name in changes else getattr(record, name)
-                           for name in record._fields})
+    remade: R = record._remade(**{name: changes[name] if name in changes else getattr(record, name)
+                                  for name in record._fields})
+    return remade

@@ -3,14 +3,18 @@ now or read from the persistent cache."""
 
 from __future__ import annotations
 
+import os
+from functools import cached_property
 from pathlib import Path
 
 import pytest
 
+import crdtool.load.cached as cached
 import crdtool.schema.crd.decode as decode
 from crdtool.cache import Cache
-from crdtool.engine.registry import registry_of
+from crdtool.engine.registry import Registry, registry_of
 from crdtool.load import read_source
+from crdtool.load.cached import cached_reader
 
 #: Two versions: v1's schema holds a null list element (decoded: Go's zero value, an empty name), v2's
 #: is used as written.
@@ -77,3 +81,37 @@ def test_a_changed_document_is_asked_again(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(decode, "decodes_as_written", lambda schema: asked.append(1) or real(schema))
     assert schemas(crd, Cache(tmp_path / "cache", "a" * 16))["v1"]["required"] == ["spec"]
     assert asked
+
+
+def test_only_the_documents_of_the_kinds_used_are_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CRD files known by their stamps: a CRD whose kind is not asked for is registered from its
+    cached verdict and heads, its file's values never unpickled nor its text read."""
+    monkeypatch.setattr(cached, "SETTLED_NS", 0)
+    folder = tmp_path / "crds"
+    folder.mkdir()
+    (folder / "widgets.yaml").write_text(CRD)
+    (folder / "gadgets.yaml").write_text(CRD.replace("widget", "gadget").replace("Widget", "Gadget"))
+    paths = [str(folder / "gadgets.yaml"), str(folder / "widgets.yaml")]
+
+    def registry() -> Registry:
+        store = Cache(tmp_path / "cache", "a" * 16)
+        return registry_of([d for p in paths for d in cached_reader(store)(p)], store=store)
+
+    cold = registry()
+    loaded: list[str] = []
+    real = cached.StoredFile.values.func
+
+    def values(file: cached.StoredFile) -> list:
+        loaded.append(os.path.basename(file.path))
+        return real(file)
+
+    monkeypatch.setattr(cached.StoredFile, "values", cached_property(values))
+    cached.StoredFile.values.__set_name__(cached.StoredFile, "values")
+    monkeypatch.setattr(cached.StoredFile, "text", property(lambda file: pytest.fail("a file was read")))
+    warm = registry()
+    assert sorted(warm.versions) == sorted(cold.versions)
+    assert [r.name for r in warm.lint_results] == ["gadgets.example.com", "widgets.example.com"]
+    assert loaded == []
+    served = warm.lookup("example.com/v2", "Widget")
+    assert served is not None and served.schema == cold.lookup("example.com/v2", "Widget").schema
+    assert loaded == ["widgets.yaml"]

@@ -82,11 +82,10 @@ class ServedVersion(IdentityRecord):
         """The schema as the apiserver stored it: the document's, decoded into JSONSchemaProps (a null
         list element or map value is its zero value, `required: [null]` an empty name; null fields,
         `items: "x"` and unknown keys are gone)."""
-        from crdtool.model.gounmarshal import unmarshal
-        from crdtool.schema.crd.decode import SCHEMA
-
         if self.raw_schema is None or self._decodes_as_written(self.raw_schema):
             return self.raw_schema
+        from crdtool.model.gounmarshal import unmarshal
+        from crdtool.schema.crd.decode import SCHEMA
 
         decoded = unmarshal(self.raw_schema, SCHEMA)
         return decoded.value if decoded.error is None else self.raw_schema
@@ -94,15 +93,15 @@ class ServedVersion(IdentityRecord):
     def _decodes_as_written(self, raw_schema: dict) -> bool:
         """decodes_as_written, from the persistent cache when it holds the answer: asking walks the whole
         schema, which for the large schemas of some projects costs more than reading the answer."""
-        from crdtool.schema.crd.decode import decodes_as_written
-
         store, key = self.store, self.schema_key
-        if store is None or not store.enabled or key is None:
-            return decodes_as_written(raw_schema)
-        known = store.get(_AS_WRITTEN, key)
+        known = store.get(_AS_WRITTEN, key) if store is not None and key is not None else None
         if isinstance(known, bool):
             return known
+        from crdtool.schema.crd.decode import decodes_as_written  # imported when the answer is not known
+
         answer = decodes_as_written(raw_schema)
+        if store is None or key is None:
+            return answer
         store.put(_AS_WRITTEN, key, answer)
         return answer
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
+from functools import cache
+from typing import Any
 
 import re2
 
 from crdtool.model.gotime import go_duration_nanos
-from crdtool.model.gourl import is_request_uri
-from crdtool.model.netip import AddrError, parse_addr
 
 Checker = Callable[[str], bool]
 
@@ -32,26 +32,37 @@ def format_checker(name: str) -> Checker | None:
 
 
 # ---------------------------------------------------------------- patterns (govalidator and strfmt)
-_UUID = re2.compile(r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$")
-_UUID3 = re2.compile(r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$")
-_UUID4 = re2.compile(r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$")
-_UUID5 = re2.compile(r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$")
-_ISBN10 = re2.compile(r"^(?:[0-9]{9}X|[0-9]{10})$")
-_ISBN13 = re2.compile(r"^(?:[0-9]{13})$")
-_SPACES_AND_MINUS = re2.compile(r"[\s-]+")
-_NOT_NUMBER = re2.compile(r"[^0-9]+")
-_CREDIT_CARD = re2.compile(
-    r"^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|"
-    r"3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$")
-_SSN = re2.compile(r"^\d{3}[- ]?\d{2}[- ]?\d{4}$")
-_HEXCOLOR = re2.compile(r"^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 _RGB_PART = r"\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*"
-_RGBCOLOR = re2.compile(r"^rgb\(" + _RGB_PART + "," + _RGB_PART + "," + _RGB_PART + r"\)$")
-_BASE64 = re2.compile(r"^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$")
-_DATE_TIME_TAIL = re2.compile(r"^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$")
-_SCALA_DURATION = re2.compile(r"((\d+)\s*([A-Za-zµ]+))")
-_SHORT_NAME = re2.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-_LONG_NAME = re2.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+#: By name; compiled on first use (`_pattern`): a run meets few formats, and compiling them all took
+#: a few milliseconds of every run's start.
+_PATTERNS = {
+    "uuid": r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$",
+    "uuid3": r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$",
+    "uuid4": r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$",
+    "uuid5": r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$",
+    "isbn10": r"^(?:[0-9]{9}X|[0-9]{10})$",
+    "isbn13": r"^(?:[0-9]{13})$",
+    "spaces and minus": r"[\s-]+",
+    "not number": r"[^0-9]+",
+    "creditcard": r"^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|"
+                  r"3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$",
+    "ssn": r"^\d{3}[- ]?\d{2}[- ]?\d{4}$",
+    "hexcolor": r"^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$",
+    "rgbcolor": r"^rgb\(" + _RGB_PART + "," + _RGB_PART + "," + _RGB_PART + r"\)$",
+    "byte": r"^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$",
+    "date-time tail": r"^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$",
+    "scala duration": r"((\d+)\s*([A-Za-zµ]+))",
+    "k8sshortname": r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+    "k8slongname": r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
+}
+
+
+@cache
+def _pattern(name: str) -> Any:
+    """The named pattern, compiled with RE2 (as Go's regexp reads it)."""
+    return re2.compile(_PATTERNS[name])
+
+
 _HEX = frozenset("0123456789abcdefABCDEF")
 _DIGITS = frozenset("0123456789")
 
@@ -63,6 +74,8 @@ def _utf8_len(s: str) -> int:
 # ---------------------------------------------------------------- net
 def _parse_ip(s: str) -> bool:
     """net.ParseIP, which is netip.ParseAddr refusing a zone: dotted IPv4 without leading zeros, or IPv6."""
+    from crdtool.model.netip import AddrError, parse_addr  # imported when an address is first checked
+
     try:
         return parse_addr(s).zone == ""
     except AddrError:
@@ -182,7 +195,7 @@ def is_date_time(s: str) -> bool:
     parts = s.lower().split("t")
     if len(parts) < 2 or not is_date(parts[0]):
         return False
-    m = _DATE_TIME_TAIL.search(parts[1])
+    m = _pattern("date-time tail").search(parts[1])
     return m is not None and m.group(1) <= "23" and m.group(2) <= "59" and m.group(3) <= "59"
 
 
@@ -205,7 +218,7 @@ def parse_duration(s: str) -> int | None:
     if nanos is not None:
         return nanos
     total, ok = 0, False
-    for _, digits, unit_text in _SCALA_DURATION.findall(s):
+    for _, digits, unit_text in _pattern("scala duration").findall(s):
         factor = int(digits)
         if factor > (1 << 63) - 1:  # strconv.Atoi fails: the whole parse fails
             return None
@@ -226,24 +239,24 @@ def is_duration(s: str) -> bool:
 
 # ---------------------------------------------------------------- govalidator
 def _isbn10(s: str) -> bool:
-    s = _SPACES_AND_MINUS.sub("", s)
-    if not _ISBN10.search(s):
+    s = _pattern("spaces and minus").sub("", s)
+    if not _pattern("isbn10").search(s):
         return False
     total = sum((i + 1) * int(s[i]) for i in range(9)) + (100 if s[9] == "X" else 10 * int(s[9]))
     return total % 11 == 0
 
 
 def _isbn13(s: str) -> bool:
-    s = _SPACES_AND_MINUS.sub("", s)
-    if not _ISBN13.search(s):
+    s = _pattern("spaces and minus").sub("", s)
+    if not _pattern("isbn13").search(s):
         return False
     total = sum((1, 3)[i % 2] * int(s[i]) for i in range(12))
     return int(s[12]) - (10 - total % 10) % 10 == 0
 
 
 def _credit_card(s: str) -> bool:
-    s = _NOT_NUMBER.sub("", s)
-    if not _CREDIT_CARD.search(s):
+    s = _pattern("not number").sub("", s)
+    if not _pattern("creditcard").search(s):
         return False
     total, double = 0, False
     for ch in reversed(s):
@@ -299,38 +312,44 @@ def _bson_object_id(s: str) -> bool:
 
 
 def _ssn(s: str) -> bool:
-    return _utf8_len(s) == 11 and _SSN.search(s) is not None
+    return _utf8_len(s) == 11 and _pattern("ssn").search(s) is not None
 
 
-def _regex(rx) -> Checker:
-    return lambda s: rx.search(s) is not None
+def _request_uri(s: str) -> bool:
+    from crdtool.model.gourl import is_request_uri  # imported when a URI is first checked
+
+    return is_request_uri(s)
+
+
+def _regex(name: str) -> Checker:
+    return lambda s: _pattern(name).search(s) is not None
 
 
 _REGISTRY: dict[str, Checker] = {
-    "uri": is_request_uri,
+    "uri": _request_uri,
     "email": is_email,
     "hostname": _hostname,
     "ipv4": is_ipv4,
     "ipv6": is_ipv6,
     "cidr": is_cidr,
     "mac": is_mac,
-    "uuid": _regex(_UUID),
-    "uuid3": _regex(_UUID3),
-    "uuid4": _regex(_UUID4),
-    "uuid5": _regex(_UUID5),
+    "uuid": _regex("uuid"),
+    "uuid3": _regex("uuid3"),
+    "uuid4": _regex("uuid4"),
+    "uuid5": _regex("uuid5"),
     "isbn": lambda s: _isbn10(s) or _isbn13(s),
     "isbn10": _isbn10,
     "isbn13": _isbn13,
     "creditcard": _credit_card,
     "ssn": _ssn,
-    "hexcolor": _regex(_HEXCOLOR),
-    "rgbcolor": _regex(_RGBCOLOR),
-    "byte": _regex(_BASE64),
+    "hexcolor": _regex("hexcolor"),
+    "rgbcolor": _regex("rgbcolor"),
+    "byte": _regex("byte"),
     "password": lambda s: True,
     "date": is_date,
     "datetime": is_date_time,
     "duration": is_duration,
     "bsonobjectid": _bson_object_id,
-    "k8sshortname": lambda s: _utf8_len(s) <= 63 and _SHORT_NAME.search(s) is not None,
-    "k8slongname": lambda s: _utf8_len(s) <= 253 and _LONG_NAME.search(s) is not None,
+    "k8sshortname": lambda s: _utf8_len(s) <= 63 and _pattern("k8sshortname").search(s) is not None,
+    "k8slongname": lambda s: _utf8_len(s) <= 253 and _pattern("k8slongname").search(s) is not None,
 }

@@ -13,6 +13,7 @@ from crdtool.cache import Cache, text_digest
 from crdtool.errors import InputError
 from crdtool.load import Document, read_source
 from crdtool.load.cached import StoredDocument, cached_reader
+from crdtool.load.sources import documents_of, read_parts
 from crdtool.model.record import replace
 
 TEXT = """apiVersion: v1
@@ -151,3 +152,16 @@ def test_where_the_change_time_does_not_tell_changes_no_stamp_is_stored(tmp_path
     path.write_text(TEXT)
     cached_reader(Cache(tmp_path / "cache", "a" * 16))(str(path))
     assert not any(isinstance(d, StoredDocument) for d in cached_reader(Cache(tmp_path / "cache", "a" * 16))(str(path)))
+
+
+def test_a_file_read_by_a_worker_is_stamped_with_the_stat_taken_before_its_reading(tmp_path: Path,
+                                                                                  settled: None) -> None:
+    path = tmp_path / "crds.yaml"
+    path.write_text(TEXT)
+    known = cached.CachedFiles(Cache(tmp_path / "cache", "a" * 16))
+    assert known.documents(str(path)) is None  # not held: a worker reads it
+    parts = read_parts(str(path))
+    known.learn(parts, documents_of(parts))
+    docs = cached.CachedFiles(Cache(tmp_path / "cache", "a" * 16)).documents(str(path))
+    assert docs is not None and all(isinstance(d, StoredDocument) for d in docs)
+    assert view(docs) == view(read_source(str(path)))

@@ -131,18 +131,6 @@ class ServedVersion(IdentityRecord):
                 scale.get("specReplicasPath", ""), scale.get("statusReplicasPath", ""),
                 scale.get("labelSelectorPath")))
 
-    def __getstate__(self) -> dict:
-        """What a result carries back from a worker process: the version, not its compiled schema and
-        rules (built again on use)."""
-        state = {name: getattr(self, name) for name in self._fields if name != "document"}
-        state["document"] = None  # its locator does not cross: the schema as written does
-        state["raw_schema"] = self.raw_schema
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        for name, value in state.items():
-            setattr(self, name, value)
-
     @property
     def status_enabled(self) -> bool:
         return self.subresources.get("status") is not None

@@ -286,19 +286,15 @@ def _crd_infos(registry: Registry) -> dict:
     return _last_infos[0][1]
 
 
-#: Go's unreserved characters, which its URL escaping leaves as they are in every part of a URL.
-_NEVER_ESCAPED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-
 def sent_status(served: ServedVersion, namespace: str | None) -> str | None:
     """The apiserver's 400 to the request kubectl sends, where it differs from its answer to the
     object itself: for a namespaced object whose namespace Go's URL escaping changes in the request
     path (e.g. `namespace: "${NAMESPACE}"`), kubectl 1.36.3 gets the namespace mismatch, while the
     strategy, given the object's own namespace, refuses the namespace's value (422, the conformance
     cases' answer). Such a namespace is never a valid one, so the verdict (refused) is the same."""
-    if not served.namespaced or not namespace or _NEVER_ESCAPED.issuperset(namespace):
+    if not served.namespaced or not namespace:
         return None
-    from crdtool.model.gourl import PATH, escape  # imported for a namespace that escaping could change
+    from crdtool.model.gourl import PATH, escape
 
     return NAMESPACE_MISMATCH if "/" in namespace or escape(namespace, PATH) != namespace else None
 

@@ -83,18 +83,11 @@ class CachedFiles:
         read (and stored)."""
         if path == "-":
             return read_source(path)
-        known = self._by_stamp(path)
-        if known is not None:
-            return known
-        text = read_text(path)
-        if _is_json(text):  # JSON: positions come another way
-            return read_source(path, text)
-        digest = text_digest(text)
-        docs = self._stored(path, text, digest)
+        docs, text = self._known(path)
         if docs is None:
             docs = read_source(path, text)
-            self.store.put(_NAMESPACE, digest, _entries(docs))
-        self._stamp(path, digest, docs)
+            if text is not None and not _is_json(text):  # JSON: positions come another way
+                self._keep(path, text, docs)
         return docs
 
     def documents(self, path: str) -> list[Document] | None:
@@ -102,24 +95,33 @@ class CachedFiles:
         (stdin, JSON, a file the cache does not hold)."""
         if path == "-" or not self.store.enabled:
             return None
-        known = self._by_stamp(path)
-        if known is not None:
-            return known
-        text = read_text(path)
-        if _is_json(text):
-            return None
-        digest = text_digest(text)
-        docs = self._stored(path, text, digest)
-        if docs is not None:
-            self._stamp(path, digest, docs)
-        return docs
+        return self._known(path)[0]
 
     def learn(self, parts: SourceParts, docs: list[Document]) -> None:
         """A YAML file read elsewhere, stored under its text as read there."""
         if self.store.enabled and parts.display != "<stdin>" and not _is_json(parts.text):
-            digest = text_digest(parts.text)
-            self.store.put(_NAMESPACE, digest, _entries(docs))
-            self._stamp(parts.display, digest, docs)
+            self._keep(parts.display, parts.text, docs)
+
+    def _known(self, path: str) -> tuple[list[Document] | None, str | None]:
+        """The file's documents when the cache holds them (by its stamp, unread; else by its text's
+        hash), and its text when it was read (None when known by its stamp)."""
+        known = self._by_stamp(path)
+        if known is not None:
+            return known, None
+        text = read_text(path)
+        if _is_json(text):
+            return None, text
+        digest = text_digest(text)
+        docs = self._stored(path, text, digest)
+        if docs is not None:
+            self._stamp(path, digest, docs)
+        return docs, text
+
+    def _keep(self, path: str, text: str, docs: list[Document]) -> None:
+        """Store the documents of a YAML file just read, under its text, and its stamp."""
+        digest = text_digest(text)
+        self.store.put(_NAMESPACE, digest, _entries(docs))
+        self._stamp(path, digest, docs)
 
     def _by_stamp(self, path: str) -> list[Document] | None:
         """The file's documents, unread, when its stamp is as stored; None otherwise (its stat is
